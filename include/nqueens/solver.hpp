@@ -1,0 +1,41 @@
+#pragma once
+/// @file
+/// @brief What every solver returns, and how it reports progress. Host-side API.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "nqueens/config.hpp"
+
+namespace nq {
+
+/// @brief Outcome of one solver run.
+struct solve_result {
+  bool solved = false;        ///< the board has no attacking pair
+  index_t conflicts = 0;      ///< attacking pairs on the final board
+  std::uint64_t steps = 0;    ///< the algorithm's unit of work (see `nqueens algorithms`)
+  std::uint64_t restarts = 0; ///< fresh starts after getting stuck
+  double seconds = 0.0;       ///< wall time of the search itself
+  std::vector<row_t> queen_row;  ///< final board (row per column); empty when none exists
+};
+
+/// @brief A snapshot for progress displays.
+struct solve_progress {
+  const char* phase = "";  ///< e.g. "placing", "repairing"
+  double fraction = 0.0;   ///< of the phase, in [0, 1]; 0 when unknown
+  std::uint64_t steps = 0;
+  std::uint64_t restarts = 0;
+  double seconds = 0.0;
+};
+
+/// @brief Called from the solver's thread about every few million steps.
+using progress_fn = std::function<void(const solve_progress&)>;
+
+/// @brief Limits shared by every algorithm; zero means no limit.
+struct search_limits {
+  std::uint64_t max_steps = 0;  ///< stop unsolved after this many steps
+  double time_limit = 0.0;      ///< seconds; stop unsolved after this long
+};
+
+}  // namespace nq

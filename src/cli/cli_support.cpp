@@ -1,0 +1,126 @@
+#include "cli/cli_support.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "nqueens/error.hpp"
+
+namespace nq::cli {
+namespace {
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// Digits, or a mantissa with an exponent ("1e6", "2.5E3") that names a whole number.
+std::optional<double> parse_whole_number(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789.eE+") != std::string::npos ||
+      !std::isdigit(static_cast<unsigned char>(text[0])))
+    return std::nullopt;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value) ||
+      value != std::floor(value))
+    return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+index_t parse_board_size(const std::string& text) {
+  const auto value = parse_whole_number(text);
+  if (!value || *value < 1)
+    throw usage_error("-n must be a positive whole number of queens, got '" + text + "'");
+  if (*value > static_cast<double>(max_n))
+    throw usage_error("-n " + text + " is too large: boards hold at most " +
+                      std::to_string(max_n) + " queens");
+  return static_cast<index_t>(*value);
+}
+
+std::uint64_t parse_positive(const std::string& option, const std::string& text) {
+  if (all_digits(text)) {
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc{} && value > 0) return value;
+  } else if (const auto value = parse_whole_number(text); value && *value >= 1 && *value < 0x1p64) {
+    return static_cast<std::uint64_t>(*value);
+  }
+  throw usage_error(option + " must be a positive whole number, got '" + text + "'");
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (!all_digits(text) || ec != std::errc{})
+    throw usage_error("--seed must be a whole number from 0 to 2^64-1, got '" + text + "'");
+  return value;
+}
+
+double parse_seconds(const std::string& option, const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
+      !std::isfinite(value) || value <= 0)
+    throw usage_error(option + " must be a positive number of seconds, got '" + text + "'");
+  return value;
+}
+
+std::string plain_message(std::string text) {
+  // cxxopts quotes with U+2018 and U+2019 (E2 80 98 / E2 80 99 in UTF-8).
+  std::string plain;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool quote = text.compare(i, 2, "\xE2\x80") == 0 && i + 2 < text.size() &&
+                       (text[i + 2] == '\x98' || text[i + 2] == '\x99');
+    plain += quote ? '\'' : text[i];
+    if (quote) i += 2;
+  }
+  return plain;
+}
+
+cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, char** argv,
+                                        const char* positional) {
+  try {
+    if (positional) options.parse_positional({positional});
+    auto result = options.parse(argc, argv);
+    if (!result.unmatched().empty())
+      throw usage_error("unexpected argument '" + result.unmatched().front() + "' (see --help)");
+    return result;
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw usage_error(plain_message(e.what()) + " (see --help)");
+  }
+}
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+void progress_line::update(const solve_progress& progress) {
+  if (!enabled_ || progress.seconds < 1.0 || progress.seconds - last_seconds_ < 0.25) return;
+  last_seconds_ = progress.seconds;
+  std::fprintf(stderr, "\r%s %5.1f%% | %.3g steps | %llu restarts | %.1f s\033[K", progress.phase,
+               100.0 * progress.fraction, static_cast<double>(progress.steps),
+               static_cast<unsigned long long>(progress.restarts), progress.seconds);
+  shown_ = true;
+}
+
+void progress_line::finish() {
+  if (shown_) std::fputs("\r\033[K", stderr);
+  shown_ = false;
+}
+
+output_target::output_target(const std::string& path) {
+  if (path.empty() || path == "-") {
+    sink_ = std::make_unique<byte_sink>(STDOUT_FILENO);
+    return;
+  }
+  file_ = std::make_unique<atomic_file>(path);
+  sink_ = std::make_unique<byte_sink>(file_->fd());
+}
+
+void output_target::commit() {
+  sink_->flush();
+  if (file_) file_->commit();
+}
+
+}  // namespace nq::cli

@@ -1,0 +1,73 @@
+#pragma once
+// What every subcommand shares: exit codes, argument parsing with messages users can act on,
+// the progress line on stderr, and where output goes.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <cxxopts.hpp>
+
+#include "core/atomic_file.hpp"
+#include "core/board_io.hpp"
+#include "nqueens/solver.hpp"
+
+namespace nq::cli {
+
+enum exit_code : int {
+  exit_ok = 0,          ///< solved, or the board is valid
+  exit_unsolved = 1,    ///< no solution (none exists, none found in the limits, or clashes)
+  exit_usage = 2,       ///< bad command line or malformed input
+  exit_resource = 3,    ///< not enough memory, disk or GPU
+  exit_internal = 4,    ///< a bug: please report it
+};
+
+/// The number of queens: 1..max_n, written as digits or in scientific notation (1e6).
+index_t parse_board_size(const std::string& text);
+/// A positive integer option, e.g. --max-steps (scientific notation allowed).
+std::uint64_t parse_positive(const std::string& option, const std::string& text);
+/// Any 64-bit unsigned integer, digits only (seeds).
+std::uint64_t parse_seed(const std::string& text);
+/// A positive, finite number of seconds.
+double parse_seconds(const std::string& option, const std::string& text);
+
+/// Parses argv with `options`; turns cxxopts errors and stray arguments into usage_error.
+/// `positional` names the one positional argument the command takes, if any.
+cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, char** argv,
+                                        const char* positional = nullptr);
+
+/// Makes a cxxopts message fit a one-line error: plain quotes.
+std::string plain_message(std::string text);
+
+bool stderr_is_terminal();
+
+/// A one-line progress display on stderr, shown only on a terminal and after the first second.
+class progress_line {
+ public:
+  explicit progress_line(bool enabled) : enabled_(enabled) {}
+  ~progress_line() { finish(); }
+  void update(const solve_progress& progress);
+  void finish();
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  double last_seconds_ = 0.0;
+};
+
+/// Standard output, or a file that appears complete or not at all.
+class output_target {
+ public:
+  /// "" or "-" means standard output. A file is created now, so a bad path fails early.
+  explicit output_target(const std::string& path);
+  byte_sink& sink() { return *sink_; }
+  /// Flushes, and for a file renames it into place.
+  void commit();
+
+ private:
+  std::unique_ptr<atomic_file> file_;
+  std::unique_ptr<byte_sink> sink_;
+};
+
+}  // namespace nq::cli

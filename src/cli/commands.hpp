@@ -1,0 +1,18 @@
+#pragma once
+// The subcommands of nqueens. Each returns its exit code; errors travel as exceptions that
+// main() maps to exit codes.
+
+#include <string>
+
+namespace nq::cli {
+
+/// Thrown by a subcommand asked for --help: main prints `text` and exits 0.
+struct help_requested {
+  std::string text;
+};
+
+int run_solve(int argc, char** argv);
+int run_verify(int argc, char** argv);
+int run_algorithms(int argc, char** argv);
+
+}  // namespace nq::cli

@@ -1,0 +1,88 @@
+// nqueens: the command-line front end. Maps every error to one line on stderr and an exit code.
+
+#include <cstdio>
+#include <new>
+#include <string>
+#include <string_view>
+
+#include "cli/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "nqueens/error.hpp"
+
+#if NQ_WITH_CUDA
+#include "kernels/gpu.hpp"
+#endif
+
+namespace {
+
+constexpr const char* usage = R"(nqueens - N-Queens solver for boards from 1 to 4 billion queens
+
+Usage: nqueens <command> [options]
+
+Commands:
+  solve       solve one board (nqueens solve -n 1000000)
+  verify      check a board read from a file or standard input
+  algorithms  list the algorithms solve --algo accepts
+
+Run nqueens <command> --help for a command's options. nqueens --version prints the build.
+
+Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad input,
+3 not enough memory or no usable GPU, 4 internal error.
+)";
+
+void print_version() {
+  std::printf("nqueens %s (%s build", NQ_VERSION, NQ_BUILD_TYPE);
+#if NQ_WITH_CUDA
+  const int devices = nq::gpu::device_count();
+  std::printf(", CUDA backend for sm_%s, %d device%s visible)\n", NQ_CUDA_ARCHS, devices,
+              devices == 1 ? "" : "s");
+#else
+  std::printf(", CPU only: built without CUDA)\n");
+#endif
+}
+
+int dispatch(int argc, char** argv) {
+  const std::string_view command = argv[1];
+  if (command == "-h" || command == "--help" || command == "help") {
+    std::fputs(usage, stdout);
+    return nq::cli::exit_ok;
+  }
+  if (command == "--version" || command == "version") {
+    print_version();
+    return nq::cli::exit_ok;
+  }
+  if (command == "solve") return nq::cli::run_solve(argc - 1, argv + 1);
+  if (command == "verify") return nq::cli::run_verify(argc - 1, argv + 1);
+  if (command == "algorithms") return nq::cli::run_algorithms(argc - 1, argv + 1);
+  throw nq::usage_error("unknown command '" + std::string(command) +
+                        "' (expected solve, verify or algorithms; see nqueens --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(usage, stderr);
+    return nq::cli::exit_usage;
+  }
+  const std::string_view first = argv[1];
+  const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
+  const auto fail = [&](const char* what, int code) {
+    std::fprintf(stderr, "%s: %s\n", who.c_str(), what);
+    return code;
+  };
+  try {
+    return dispatch(argc, argv);
+  } catch (const nq::cli::help_requested& help) {
+    std::fputs(help.text.c_str(), stdout);
+    return nq::cli::exit_ok;
+  } catch (const nq::usage_error& e) {
+    return fail(e.what(), nq::cli::exit_usage);
+  } catch (const nq::resource_error& e) {
+    return fail(e.what(), nq::cli::exit_resource);
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory", nq::cli::exit_resource);
+  } catch (const std::exception& e) {
+    return fail((std::string("internal error: ") + e.what()).c_str(), nq::cli::exit_internal);
+  }
+}

@@ -1,0 +1,185 @@
+// nqueens solve: one board, by one algorithm, in one of five output formats.
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "core/memory.hpp"
+#include "nqueens/algorithms.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/error.hpp"
+#include "nqueens/min_conflicts.hpp"
+
+namespace nq::cli {
+namespace {
+
+constexpr index_t default_grid_limit = 32;   // default format: grid up to here, summary above
+constexpr index_t max_cell_format_n = 10000;  // grid and matrix print n^2 cells
+
+enum class solve_format { summary, grid, matrix, positions, json };
+
+struct solve_request {
+  index_t n = 0;
+  std::string algorithm;
+  std::uint64_t seed = 1;
+  search_limits limits;
+  solve_format format = solve_format::summary;
+  std::string output;
+  std::optional<std::uint64_t> memory_limit;
+  bool quiet = false;
+};
+
+solve_format parse_solve_format(const std::string& name, index_t n) {
+  if (name.empty()) return n <= default_grid_limit ? solve_format::grid : solve_format::summary;
+  if (name == "summary") return solve_format::summary;
+  if (name == "grid" || name == "matrix") {
+    if (n > max_cell_format_n)
+      throw usage_error("--format " + name + " prints n*n cells; use positions or json for n above " +
+                        std::to_string(max_cell_format_n));
+    return name == "grid" ? solve_format::grid : solve_format::matrix;
+  }
+  if (name == "positions") return solve_format::positions;
+  if (name == "json") return solve_format::json;
+  throw usage_error("unknown format '" + name +
+                    "' (expected summary, grid, matrix, positions or json)");
+}
+
+solve_request parse_request(int argc, char** argv) {
+  cxxopts::Options options("nqueens solve", "Place n queens on an n x n board so that no two attack.");
+  options.add_options()
+      ("n,queens", "number of queens (and board size); 1e6 notation allowed", cxxopts::value<std::string>())
+      ("a,algo", "algorithm: see `nqueens algorithms`", cxxopts::value<std::string>()->default_value("min-conflicts"))
+      ("s,seed", "random seed; equal seeds give equal runs", cxxopts::value<std::string>()->default_value("1"))
+      ("max-steps", "give up after this many steps", cxxopts::value<std::string>())
+      ("time-limit", "give up after this many seconds", cxxopts::value<std::string>())
+      ("f,format", "summary, grid, matrix, positions or json (default: grid for n <= 32, else summary)",
+       cxxopts::value<std::string>()->default_value(""))
+      ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
+      ("memory-limit", "refuse boards needing more memory than this, e.g. 8G (default: what is available)",
+       cxxopts::value<std::string>())
+      ("q,quiet", "no progress line on stderr")
+      ("h,help", "show this help");
+  const auto args = parse_command_line(options, argc, argv);
+  if (args.count("help")) throw help_requested(options.help());
+  if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
+  solve_request request;
+  request.n = parse_board_size(args["queens"].as<std::string>());
+  request.algorithm = args["algo"].as<std::string>();
+  if (!find_algorithm(request.algorithm))
+    throw usage_error("unknown algorithm '" + request.algorithm + "' (see nqueens algorithms)");
+  request.seed = parse_seed(args["seed"].as<std::string>());
+  if (args.count("max-steps"))
+    request.limits.max_steps = parse_positive("--max-steps", args["max-steps"].as<std::string>());
+  if (args.count("time-limit"))
+    request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+  request.format = parse_solve_format(args["format"].as<std::string>(), request.n);
+  if (args.count("output")) request.output = args["output"].as<std::string>();
+  if (args.count("memory-limit"))
+    request.memory_limit = parse_byte_size(args["memory-limit"].as<std::string>());
+  request.quiet = args.count("quiet") > 0;
+  return request;
+}
+
+std::uint64_t memory_needed(const solve_request& request) {
+  if (request.algorithm == "min-conflicts") return min_conflicts_memory_bytes(request.n);
+  return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
+}
+
+void check_memory(const solve_request& request) {
+  const std::uint64_t need = memory_needed(request);
+  const auto available = request.memory_limit ? request.memory_limit : available_memory_bytes();
+  if (available && need > *available)
+    throw resource_error("n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
+                         " of memory, but only " + format_bytes(*available) +
+                         (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
+}
+
+solve_result run_algorithm(const solve_request& request, progress_line& progress) {
+  if (request.algorithm == "constructive") return solve_constructive(request.n);
+  min_conflicts_settings settings;
+  settings.seed = request.seed;
+  settings.limits = request.limits;
+  return solve_min_conflicts(request.n, settings,
+                             [&](const solve_progress& p) { progress.update(p); });
+}
+
+void write_json(byte_sink& out, const solve_request& request, const solve_result& result) {
+  nlohmann::ordered_json record;
+  record["n"] = request.n;
+  record["algorithm"] = request.algorithm;
+  record["device"] = "cpu";
+  record["seed"] = request.seed;
+  record["solved"] = result.solved;
+  record["conflicts"] = result.conflicts;
+  record["steps"] = result.steps;
+  record["restarts"] = result.restarts;
+  record["seconds"] = result.seconds;
+  std::string head = record.dump();
+  head.pop_back();  // the rows follow, streamed: a board of 10^8 queens is no document tree
+  out.write(head);
+  out.write(",\"rows\":");
+  if (result.queen_row.empty()) out.write("null");
+  else write_rows_array(out, result.queen_row);
+  out.write("}\n");
+}
+
+std::string summary_line(const solve_request& request, const solve_result& result) {
+  char line[320];
+  const char* outcome = result.solved ? "solved" : "no solution found";
+  std::snprintf(line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
+                static_cast<unsigned long long>(request.n), outcome, request.algorithm.c_str(),
+                result.seconds, static_cast<unsigned long long>(request.seed),
+                static_cast<unsigned long long>(result.steps),
+                static_cast<unsigned long long>(result.restarts));
+  std::string text = line;
+  if (!result.solved) text += ", " + std::to_string(result.conflicts) + " attacking pairs left";
+  return text + ")\n";
+}
+
+void write_result(byte_sink& out, const solve_request& request, const solve_result& result) {
+  switch (request.format) {
+    case solve_format::json: write_json(out, request, result); break;
+    case solve_format::summary:
+      out.write(solution_exists(request.n) ? summary_line(request, result)
+                                           : "n=" + std::to_string(request.n) + ": no solution exists\n");
+      break;
+    case solve_format::grid: write_board(out, result.queen_row, board_format::grid); break;
+    case solve_format::matrix: write_board(out, result.queen_row, board_format::matrix); break;
+    case solve_format::positions: write_board(out, result.queen_row, board_format::positions); break;
+  }
+}
+
+}  // namespace
+
+int run_solve(int argc, char** argv) {
+  const solve_request request = parse_request(argc, argv);
+  const bool exists = solution_exists(request.n);
+  const bool record = request.format == solve_format::json || request.format == solve_format::summary;
+  if (exists) check_memory(request);
+  // Board formats have nothing to show without a solution, so no file is created for them.
+  std::optional<output_target> output;
+  if (record || exists) output.emplace(request.output);
+  solve_result result;
+  if (exists) {
+    progress_line progress(!request.quiet && stderr_is_terminal());
+    result = run_algorithm(request, progress);
+  }
+  if (record || result.solved) {
+    write_result(output->sink(), request, result);
+    output->commit();
+  }
+  if (!exists) {
+    std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
+                 static_cast<unsigned long long>(request.n));
+  } else if (!result.solved) {
+    const auto& lim = request.limits;
+    const bool step_limit = lim.max_steps && result.steps >= lim.max_steps;
+    std::fprintf(stderr, "nqueens solve: no solution found within the %s (%llu steps, %.3f s)\n",
+                 step_limit ? "step limit" : "time limit",
+                 static_cast<unsigned long long>(result.steps), result.seconds);
+  }
+  return result.solved ? exit_ok : exit_unsolved;
+}
+
+}  // namespace nq::cli

@@ -1,0 +1,52 @@
+#pragma once
+// Reading and writing boards as text: positions (1-based rows in one line), grid (Q and .),
+// matrix (0 and 1), and JSON ({"rows": [...]} with 0-based rows).
+
+#include <cstdio>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nqueens/config.hpp"
+
+namespace nq {
+
+/// @brief Board layouts on disk. `auto_detect` is for reading only.
+enum class board_format { auto_detect, positions, grid, matrix, json };
+
+/// @brief Parses "auto", "positions", "grid", "matrix" or "json"; throws usage_error.
+board_format parse_board_format(std::string_view name);
+
+/// @brief Buffered writes to a file descriptor; a failed write throws resource_error.
+class byte_sink {
+ public:
+  explicit byte_sink(int fd) : fd_(fd) { buffer_.reserve(capacity); }
+  byte_sink(const byte_sink&) = delete;
+  byte_sink& operator=(const byte_sink&) = delete;
+  ~byte_sink();
+
+  void write(std::string_view text) {
+    if (buffer_.size() + text.size() > capacity) flush();
+    buffer_.append(text);
+  }
+  void write_number(std::uint64_t value);
+  void flush();
+
+ private:
+  static constexpr std::size_t capacity = 1 << 20;
+  int fd_;
+  std::string buffer_;
+};
+
+/// @brief Writes a board in positions, grid or matrix layout, ending with a newline.
+void write_board(byte_sink& out, std::span<const row_t> queen_row, board_format format);
+
+/// @brief Writes `[r0,r1,...]` with 0-based rows.
+void write_rows_array(byte_sink& out, std::span<const row_t> queen_row);
+
+/// @brief Reads one board from `in`; every row lies in [0, n). Throws usage_error naming
+/// `source` and the problem for empty, malformed or out-of-range input.
+std::vector<row_t> read_board(std::FILE* in, board_format format, const std::string& source);
+
+}  // namespace nq

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "board_oracles.hpp"
+#include "core/board_io.hpp"
+#include "nqueens/error.hpp"
+
+namespace nq {
+namespace {
+
+struct file_closer {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using file_ptr = std::unique_ptr<std::FILE, file_closer>;
+
+std::string written(std::span<const row_t> rows, board_format format) {
+  file_ptr file(std::tmpfile());
+  {
+    byte_sink sink(fileno(file.get()));
+    if (format == board_format::json) {
+      sink.write("{\"rows\":");
+      write_rows_array(sink, rows);
+      sink.write("}\n");
+    } else {
+      write_board(sink, rows, format);
+    }
+    sink.flush();
+  }
+  std::rewind(file.get());
+  std::string text;
+  char buffer[4096];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0;) text.append(buffer, got);
+  return text;
+}
+
+std::vector<row_t> read_text(const std::string& text, board_format format = board_format::auto_detect) {
+  file_ptr file(std::tmpfile());
+  std::fwrite(text.data(), 1, text.size(), file.get());
+  std::rewind(file.get());
+  return read_board(file.get(), format, "input");
+}
+
+/// The usage_error message read_text raises, or "" when it parses.
+std::string read_error(const std::string& text, board_format format = board_format::auto_detect) {
+  try {
+    read_text(text, format);
+  } catch (const usage_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BoardIo, WritesTheDocumentedLayouts) {
+  const std::vector<row_t> rows{1, 3, 0, 2};
+  EXPECT_EQ(written(rows, board_format::positions), "2 4 1 3\n");
+  EXPECT_EQ(written(rows, board_format::grid), ". . Q .\nQ . . .\n. . . Q\n. Q . .\n");
+  EXPECT_EQ(written(rows, board_format::matrix), "0 0 1 0\n1 0 0 0\n0 0 0 1\n0 1 0 0\n");
+  EXPECT_EQ(written(rows, board_format::json), "{\"rows\":[1,3,0,2]}\n");
+}
+
+TEST(BoardIo, EveryLayoutRoundTripsWithDetection) {
+  for (const index_t n : {1, 2, 5, 8, 33, 200}) {
+    for (const auto& rows : {test::random_board(n, n), test::random_permutation(n, n)}) {
+      for (const auto format : {board_format::positions, board_format::grid, board_format::matrix,
+                                board_format::json}) {
+        const std::string text = written(rows, format);
+        EXPECT_EQ(read_text(text), rows) << "n=" << n << " detected from:\n" << text.substr(0, 200);
+        EXPECT_EQ(read_text(text, format), rows) << "n=" << n;
+      }
+    }
+  }
+}
+
+TEST(BoardIo, LargePositionsRoundTrip) {
+  const auto rows = test::random_permutation(300'000, 9);
+  EXPECT_EQ(read_text(written(rows, board_format::positions)), rows);
+}
+
+TEST(BoardIo, AcceptsLooseSpacing) {
+  const std::vector<row_t> rows{1, 3, 0, 2};
+  EXPECT_EQ(read_text("2,4,1,3"), rows);
+  EXPECT_EQ(read_text("\n  2\n4\r\n1 \t3\n\n"), rows);
+  EXPECT_EQ(read_text("..Q.\nQ...\n...Q\n.Q..\n"), rows);
+  EXPECT_EQ(read_text("0010\n1000\n0001\n0100\n", board_format::matrix), rows);
+  EXPECT_EQ(read_text(R"({"n": 4, "algorithm": "x", "extra": {"rows": [9]}, "rows": [1, 3, 0, 2]})"), rows);
+}
+
+TEST(BoardIo, RefusesMalformedInputWithAReason) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "empty input"},
+      {"  \n\n ", "empty input"},
+      {"hello", "expected a row number"},
+      {"1 2 x", "expected a row number"},
+      {"1 2 3.5", "expected a row number"},
+      {"\x7f\x45\x4c\x46\x02\x01", "byte 0x7f"},
+      {"1 2 0 4", "positions are 1-based"},
+      {"1 2 3 9", "outside 1..4"},
+      {"99999999999", "too large"},
+      {"Q . .\n. . Q\n", "a board is square"},
+      {"Q .\n. Q\n. Q\n", "more than 2 rows"},
+      {"Q .\n. .\n", "column 2 has no queen"},
+      {"Q .\nQ .\n", "column 1 has more than one queen"},
+      {"Q Q\nQ .\n", "column 1 has more than one queen"},
+      {"Q .\n. Q Q\n", "3 cells, expected 2"},
+      {"{\"n\": 4}", "no \"rows\" array"},
+      {"{\"rows\": null}", "no \"rows\" array"},
+      {"{\"rows\": []}", "\"rows\" is empty"},
+      {"{\"rows\": [0, 1, 5]}", "outside 0..2"},
+      {"{\"rows\": [0, -1]}", "negative"},
+      {"{\"rows\": [0, 1.5]}", "fraction"},
+      {"{\"rows\": [0, [1]]}", "only integers"},
+      {"{\"rows\": [0, \"1\"]}", "only integers"},
+      {"{\"n\": 3, \"rows\": [0, 1]}", "\"n\" is 3 but \"rows\" has 2 entries"},
+      {"{\"rows\": [0, 1]", "invalid JSON"},
+      {"{\"rows\": [0, 1]} trailing", "invalid JSON"},
+  };
+  for (const auto& [text, reason] : cases) {
+    const std::string message = read_error(text);
+    EXPECT_NE(message.find(reason), std::string::npos)
+        << "input: " << text << "\nmessage: " << message << "\nexpected to mention: " << reason;
+  }
+  EXPECT_NE(read_error("[0, 1]", board_format::json).find("JSON object"), std::string::npos);
+  EXPECT_NE(read_error("Q x\n. Q\n", board_format::grid).find("expected 'Q' or '.', found 'x'"),
+            std::string::npos);
+  EXPECT_NE(read_error("1 0\n0 2\n", board_format::matrix).find("expected '1' or '0', found '2'"),
+            std::string::npos);
+  EXPECT_NE(read_error("2 4 1 3", board_format::grid).find("expected 'Q' or '.'"), std::string::npos);
+}
+
+TEST(BoardIo, ParsesFormatNames) {
+  EXPECT_EQ(parse_board_format("auto"), board_format::auto_detect);
+  EXPECT_EQ(parse_board_format("json"), board_format::json);
+  EXPECT_THROW(parse_board_format("yaml"), usage_error);
+}
+
+}  // namespace
+}  // namespace nq
