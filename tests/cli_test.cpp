@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+namespace nq {
+namespace {
+
+using test::run_cli;
+using test::scratch_dir;
+
+TEST(Cli, EveryCommandHasHelp) {
+  scratch_dir dir;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help"}, {"solve", "--help"}, {"verify", "--help"},
+        {"algorithms", "--help"}, {"solve", "-h"}}) {
+    const auto r = run_cli(dir, args);
+    EXPECT_EQ(r.code, 0) << args.front();
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
+    EXPECT_TRUE(r.err.empty());
+  }
+  EXPECT_NE(run_cli(dir, {"solve", "--help"}).out.find("--time-limit"), std::string::npos);
+  EXPECT_NE(run_cli(dir, {"verify", "--help"}).out.find("--format"), std::string::npos);
+}
+
+TEST(Cli, PrintsItsVersionAndBuild) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(r.out.starts_with("nqueens ")) << r.out;
+  EXPECT_NE(r.out.find("build"), std::string::npos);
+}
+
+// Every layout solve writes is read back by verify, from a file and from standard input.
+TEST(Cli, EveryFormatRoundTripsThroughVerify) {
+  scratch_dir dir;
+  for (const std::string n : {"1", "4", "8", "13", "32", "100"}) {
+    for (const std::string format : {"grid", "matrix", "positions", "json"}) {
+      for (const std::string algo : {"min-conflicts", "constructive"}) {
+        const auto solved = run_cli(dir, {"solve", "-n", n, "-f", format, "--algo", algo, "-o", "board.txt"});
+        ASSERT_EQ(solved.code, 0) << n << " " << format << ": " << solved.err;
+        EXPECT_TRUE(solved.out.empty());
+        const auto checked = run_cli(dir, {"verify", "board.txt"});
+        EXPECT_EQ(checked.code, 0) << n << " " << format << ": " << checked.out << checked.err;
+        EXPECT_NE(checked.out.find("n=" + n + ": valid"), std::string::npos) << checked.out;
+        const auto piped = run_cli(dir, {"verify", "-", "--format", format}, test::slurp(dir / "board.txt"));
+        EXPECT_EQ(piped.code, 0) << n << " " << format << ": " << piped.err;
+      }
+    }
+  }
+}
+
+TEST(Cli, DefaultFormatIsGridUpTo32ThenSummary) {
+  scratch_dir dir;
+  const auto small = run_cli(dir, {"solve", "-n", "32"});
+  EXPECT_EQ(small.code, 0);
+  EXPECT_EQ(test::count_lines(small.out), 32u);
+  EXPECT_EQ(run_cli(dir, {"verify"}, small.out).code, 0);
+  const auto large = run_cli(dir, {"solve", "-n", "33"});
+  EXPECT_EQ(large.code, 0);
+  EXPECT_EQ(test::count_lines(large.out), 1u);
+  EXPECT_NE(large.out.find("n=33: solved by min-conflicts"), std::string::npos) << large.out;
+}
+
+TEST(Cli, JsonRecordCarriesEveryField) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"solve", "-n", "50", "-f", "json", "--seed", "77"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto record = nlohmann::json::parse(r.out);
+  for (const char* key : {"n", "algorithm", "device", "seed", "solved", "conflicts", "steps",
+                          "restarts", "seconds", "rows"})
+    EXPECT_TRUE(record.contains(key)) << key;
+  EXPECT_EQ(record["n"], 50);
+  EXPECT_EQ(record["algorithm"], "min-conflicts");
+  EXPECT_EQ(record["device"], "cpu");
+  EXPECT_EQ(record["seed"], 77);
+  EXPECT_EQ(record["solved"], true);
+  EXPECT_EQ(record["conflicts"], 0);
+  EXPECT_EQ(record["rows"].size(), 50u);
+}
+
+TEST(Cli, SeedsMakeRunsReproducible) {
+  scratch_dir dir;
+  const auto a = run_cli(dir, {"solve", "-n", "1000", "-f", "positions", "--seed", "9"});
+  const auto b = run_cli(dir, {"solve", "-n", "1000", "-f", "positions", "--seed", "9"});
+  const auto c = run_cli(dir, {"solve", "-n", "1000", "-f", "positions", "--seed", "10"});
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+}
+
+TEST(Cli, AMillionQueensSolveAndVerify) {
+  scratch_dir dir;
+  const auto solved = run_cli(dir, {"solve", "-n", "1000000", "--format", "positions", "--output", "s.txt"});
+  ASSERT_EQ(solved.code, 0) << solved.err;
+  const auto checked = run_cli(dir, {"verify", "s.txt"});
+  EXPECT_EQ(checked.code, 0) << checked.out << checked.err;
+  EXPECT_NE(checked.out.find("n=1000000: valid"), std::string::npos);
+  EXPECT_EQ(run_cli(dir, {"solve", "-n", "1e6", "-q"}).code, 0);
+}
+
+TEST(Cli, TwoAndThreeAreAnsweredAtOnce) {
+  scratch_dir dir;
+  for (const std::string n : {"2", "3"}) {
+    const auto grid = run_cli(dir, {"solve", "-n", n, "-o", "none.txt"});
+    EXPECT_EQ(grid.code, 1);
+    EXPECT_EQ(grid.err, "nqueens solve: no solution exists for n=" + n + "\n");
+    EXPECT_TRUE(dir.files().empty()) << "a board format has nothing to write";
+    const auto json = run_cli(dir, {"solve", "-n", n, "-f", "json"});
+    EXPECT_EQ(json.code, 1);
+    const auto record = nlohmann::json::parse(json.out);
+    EXPECT_EQ(record["solved"], false);
+    EXPECT_TRUE(record["rows"].is_null());
+    const auto summary = run_cli(dir, {"solve", "-n", n, "-f", "summary"});
+    EXPECT_EQ(summary.out, "n=" + n + ": no solution exists\n");
+  }
+}
+
+TEST(Cli, LimitsEndTheSearchWithExitOne) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"solve", "-n", "100000", "--max-steps", "1000", "-f", "json"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("within the step limit (1000 steps"), std::string::npos) << r.err;
+  const auto record = nlohmann::json::parse(r.out);
+  EXPECT_EQ(record["solved"], false);
+  EXPECT_EQ(record["steps"], 1000);
+  EXPECT_GT(record["conflicts"].get<std::uint64_t>(), 0u);
+  const auto board = run_cli(dir, {"verify", "--json"}, r.out);
+  EXPECT_EQ(board.code, 1);
+  EXPECT_EQ(nlohmann::json::parse(board.out)["conflicts"], record["conflicts"]);
+  const auto grid = run_cli(dir, {"solve", "-n", "100", "-f", "grid", "--max-steps", "5", "-o", "g.txt"});
+  EXPECT_EQ(grid.code, 1);
+  EXPECT_TRUE(dir.files().empty()) << "no partial board for an unsolved run";
+}
+
+TEST(Cli, VerifyNamesTheFirstClash) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"verify"}, "1 2 3 4\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "n=4: invalid, 6 attacking pairs; first clash: columns 1 and 2 share a diagonal\n");
+  const auto json = run_cli(dir, {"verify", "--json"}, "2 4 1 1\n");
+  EXPECT_EQ(json.code, 1);
+  const auto report = nlohmann::json::parse(json.out);
+  EXPECT_EQ(report["valid"], false);
+  EXPECT_EQ(report["first_clash"]["columns"], nlohmann::json::array({2, 3}));
+  EXPECT_EQ(report["first_clash"]["line"], "row");
+}
+
+TEST(Cli, OutputFilesAppearWholeAndLeaveNoTemporaries) {
+  scratch_dir dir;
+  test::spit(dir / "keep.txt", "old content\n");
+  EXPECT_EQ(run_cli(dir, {"solve", "-n", "abc", "-o", "keep.txt"}).code, 2);
+  EXPECT_EQ(test::slurp(dir / "keep.txt"), "old content\n");
+  EXPECT_EQ(run_cli(dir, {"solve", "-n", "3", "-f", "positions", "-o", "keep.txt"}).code, 1);
+  EXPECT_EQ(test::slurp(dir / "keep.txt"), "old content\n");
+  EXPECT_EQ(run_cli(dir, {"solve", "-n", "8", "-f", "positions", "-o", "keep.txt"}).code, 0);
+  EXPECT_EQ(run_cli(dir, {"verify", "keep.txt"}).code, 0);
+  EXPECT_EQ(dir.files(), std::vector<std::string>{"keep.txt"});
+}
+
+TEST(Cli, ListsAlgorithms) {
+  scratch_dir dir;
+  const auto text = run_cli(dir, {"algorithms"});
+  EXPECT_EQ(text.code, 0);
+  EXPECT_TRUE(text.out.starts_with("min-conflicts")) << text.out;
+  EXPECT_NE(text.out.find("\nconstructive"), std::string::npos);
+  const auto json = nlohmann::json::parse(run_cli(dir, {"algorithms", "-f", "json"}).out);
+  ASSERT_GE(json.size(), 2u);
+  for (const auto& entry : json) {
+    EXPECT_TRUE(entry.contains("summary"));
+    EXPECT_TRUE(entry.contains("steps"));
+    // Every listed algorithm actually solves.
+    EXPECT_EQ(run_cli(dir, {"solve", "-n", "20", "--algo", entry["name"]}).code, 0) << entry["name"];
+  }
+}
+
+}  // namespace
+}  // namespace nq
