@@ -1,0 +1,27 @@
+#pragma once
+// One-thread kernels that run the shared NQ_HD logic on the device, behind plain C++ calls.
+
+#include <cstdint>
+#include <vector>
+
+#include "nqueens/config.hpp"
+
+namespace nq::test {
+
+/// `count` draws of philox_stream(seed, stream).below(bound), made on the device.
+std::vector<std::uint32_t> device_draws(std::uint64_t seed, std::uint64_t stream,
+                                        std::uint32_t bound, int count);
+
+/// constructive_row(n, col) for every column, computed on the device.
+std::vector<row_t> device_construction(index_t n);
+
+/// A move: column `a` to row `row` when b == a, else a swap of columns a and b.
+struct move {
+  index_t a, b, row;
+};
+
+/// For each move in turn, on the device: its predicted delta (move_delta or swap_delta), then
+/// the move applied with remove_queen/add_queen. Counters start from recount(rows).
+std::vector<std::int64_t> device_deltas(std::vector<row_t> rows, const std::vector<move>& moves);
+
+}  // namespace nq::test

@@ -1,0 +1,90 @@
+// GPU tests: each fixture skips when no CUDA device is present. Each check compares the device
+// with the host running the same shared NQ_HD code.
+
+#include <gtest/gtest.h>
+
+#include "board_oracles.hpp"
+#include "gpu_kernels.hpp"
+#include "kernels/gpu.hpp"
+#include "nqueens/algorithms.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/verify.hpp"
+
+namespace nq {
+namespace {
+
+class Gpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST(GpuDiscovery, CountingDevicesNeverThrows) {
+  int count = -1;
+  EXPECT_NO_THROW(count = gpu::device_count());
+  EXPECT_GE(count, 0);
+}
+
+TEST_F(Gpu, NamesTheDevice) { EXPECT_FALSE(gpu::device_name().empty()); }
+
+TEST_F(Gpu, PairCountMatchesVerifyOnRandomBoards) {
+  for (const auto& c : test::edge_cases()) {
+    for (const auto& rows : {test::random_board(c.n, c.seed), test::random_permutation(c.n, c.seed)})
+      ASSERT_EQ(gpu::count_attacking_pairs(rows), verify_board(rows).conflicts) << c;
+  }
+}
+
+TEST_F(Gpu, PairCountOnLargeAndCrowdedBoards) {
+  EXPECT_EQ(gpu::count_attacking_pairs(solve_constructive(10'000'003).queen_row), 0u);
+  const std::vector<row_t> one_row(100'000, 5);
+  EXPECT_EQ(gpu::count_attacking_pairs(one_row), pairs_on_line(100'000));
+  const auto rows = test::random_board(3'000'000, 17);
+  EXPECT_EQ(gpu::count_attacking_pairs(rows), verify_board(rows).conflicts);
+}
+
+TEST_F(Gpu, PhiloxDrawsMatchTheHost) {
+  for (const std::uint32_t bound : {1u, 8u, 1000u, 3u << 30, 0xFFFFFFFFu}) {
+    philox_stream host(99, 12345);
+    std::vector<std::uint32_t> expected(5000);
+    for (auto& x : expected) x = host.below(bound);
+    EXPECT_EQ(test::device_draws(99, 12345, bound, 5000), expected) << "bound " << bound;
+  }
+}
+
+TEST_F(Gpu, ConstructionMatchesTheHost) {
+  for (const index_t n : {1, 4, 8, 9, 14, 15, 1000, 100'001}) {
+    std::vector<row_t> expected(n);
+    for (index_t col = 0; col < n; ++col) expected[col] = static_cast<row_t>(constructive_row(n, col));
+    EXPECT_EQ(test::device_construction(n), expected) << "n=" << n;
+  }
+}
+
+TEST_F(Gpu, DeltasMatchTheHost) {
+  for (const auto& c : test::edge_cases(1)) {
+    auto rows = test::random_board(c.n, c.seed);
+    philox_stream rng(c.seed, 9);
+    std::vector<test::move> moves(500);
+    for (auto& m : moves) {
+      m.a = rng.below(static_cast<std::uint32_t>(c.n));
+      m.b = rng.below(2) ? m.a : rng.below(static_cast<std::uint32_t>(c.n));
+      m.row = rng.below(static_cast<std::uint32_t>(c.n));
+    }
+    // The host: the same sequence, each delta the recounted change.
+    const auto pairs = [&] { return static_cast<std::int64_t>(verify_board(rows).conflicts); };
+    std::vector<std::int64_t> expected;
+    for (const auto& m : moves) {
+      const std::int64_t before = pairs();
+      if (m.a == m.b) {
+        rows[m.a] = static_cast<row_t>(m.row);
+      } else {
+        std::swap(rows[m.a], rows[m.b]);
+      }
+      expected.push_back(pairs() - before);
+    }
+    EXPECT_EQ(test::device_deltas(test::random_board(c.n, c.seed), moves), expected) << c;
+  }
+}
+
+}  // namespace
+}  // namespace nq
