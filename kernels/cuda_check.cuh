@@ -30,10 +30,10 @@ inline void cuda_try(cudaError_t status, const char* call, const char* file, int
 #define NQ_CUDA_TRY(call) ::nq::detail::cuda_try((call), #call, __FILE__, __LINE__)
 
 /// For destructors: reports on stderr instead of throwing.
-#define NQ_CUDA_TRY_NO_THROW(call)                                                    \
-  do {                                                                                \
-    const cudaError_t nq_status_ = (call);                                            \
-    if (nq_status_ != cudaSuccess)                                                    \
-      std::fprintf(stderr, "CUDA error: %s in %s at %s:%d\n",                         \
-                   cudaGetErrorString(nq_status_), #call, __FILE__, __LINE__);        \
+#define NQ_CUDA_TRY_NO_THROW(call)                                                            \
+  do {                                                                                        \
+    const cudaError_t nq_status_ = (call);                                                    \
+    if (nq_status_ != cudaSuccess)                                                            \
+      std::fprintf(stderr, "CUDA error: %s in %s at %s:%d\n", cudaGetErrorString(nq_status_), \
+                   #call, __FILE__, __LINE__);                                                \
   } while (0)

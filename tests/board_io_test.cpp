@@ -1,3 +1,5 @@
+#include "core/board_io.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -5,7 +7,6 @@
 #include <string>
 
 #include "board_oracles.hpp"
-#include "core/board_io.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
@@ -32,11 +33,13 @@ std::string written(std::span<const row_t> rows, board_format format) {
   std::rewind(file.get());
   std::string text;
   char buffer[4096];
-  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0;) text.append(buffer, got);
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0;)
+    text.append(buffer, got);
   return text;
 }
 
-std::vector<row_t> read_text(const std::string& text, board_format format = board_format::auto_detect) {
+std::vector<row_t> read_text(const std::string& text,
+                             board_format format = board_format::auto_detect) {
   file_ptr file(std::tmpfile());
   std::fwrite(text.data(), 1, text.size(), file.get());
   std::rewind(file.get());
@@ -85,7 +88,9 @@ TEST(BoardIo, AcceptsLooseSpacing) {
   EXPECT_EQ(read_text("\n  2\n4\r\n1 \t3\n\n"), rows);
   EXPECT_EQ(read_text("..Q.\nQ...\n...Q\n.Q..\n"), rows);
   EXPECT_EQ(read_text("0010\n1000\n0001\n0100\n", board_format::matrix), rows);
-  EXPECT_EQ(read_text(R"({"n": 4, "algorithm": "x", "extra": {"rows": [9]}, "rows": [1, 3, 0, 2]})"), rows);
+  EXPECT_EQ(
+      read_text(R"({"n": 4, "algorithm": "x", "extra": {"rows": [9]}, "rows": [1, 3, 0, 2]})"),
+      rows);
 }
 
 TEST(BoardIo, RefusesMalformedInputWithAReason) {
@@ -127,7 +132,8 @@ TEST(BoardIo, RefusesMalformedInputWithAReason) {
             std::string::npos);
   EXPECT_NE(read_error("1 0\n0 2\n", board_format::matrix).find("expected '1' or '0', found '2'"),
             std::string::npos);
-  EXPECT_NE(read_error("2 4 1 3", board_format::grid).find("expected 'Q' or '.'"), std::string::npos);
+  EXPECT_NE(read_error("2 4 1 3", board_format::grid).find("expected 'Q' or '.'"),
+            std::string::npos);
 }
 
 TEST(BoardIo, ParsesFormatNames) {

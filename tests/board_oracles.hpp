@@ -29,7 +29,8 @@ inline index_t brute_force_pairs(const std::vector<row_t>& rows) {
 }
 
 /// The attacking pair with the smallest b, then the smallest a.
-inline std::optional<std::pair<index_t, index_t>> brute_force_first_clash(const std::vector<row_t>& rows) {
+inline std::optional<std::pair<index_t, index_t>> brute_force_first_clash(
+    const std::vector<row_t>& rows) {
   for (index_t b = 0; b < rows.size(); ++b)
     for (index_t a = 0; a < b; ++a)
       if (attack(rows, a, b)) return std::pair{a, b};
@@ -49,7 +50,8 @@ inline std::vector<row_t> random_permutation(index_t n, std::uint64_t seed) {
   philox_stream rng(seed, 1);
   std::vector<row_t> rows(n);
   for (index_t i = 0; i < n; ++i) rows[i] = static_cast<row_t>(i);
-  for (index_t i = n; i > 1; --i) std::swap(rows[i - 1], rows[rng.below(static_cast<std::uint32_t>(i))]);
+  for (index_t i = n; i > 1; --i)
+    std::swap(rows[i - 1], rows[rng.below(static_cast<std::uint32_t>(i))]);
   return rows;
 }
 

@@ -17,7 +17,7 @@ struct bad_input {
   std::string name;
   std::vector<std::string> args;
   int code;
-  std::string reason;  // a phrase the stderr line must contain
+  std::string reason;             // a phrase the stderr line must contain
   std::string file_content = "";  // written to "input" in the scratch directory when not empty
   friend std::ostream& operator<<(std::ostream& os, const bad_input& b) { return os << b.name; }
 };
@@ -36,7 +36,10 @@ TEST_P(CliRejects, WithOneLineAndItsExitCode) {
   for (const auto& name : dir.files()) EXPECT_EQ(name, "input") << "left a file behind";
 }
 
-const std::string elf_header("\x7f" "ELF\x02\x01\x01\x00\x00\x00\x00\x00", 12);
+const std::string elf_header(
+    "\x7f"
+    "ELF\x02\x01\x01\x00\x00\x00\x00\x00",
+    12);
 
 INSTANTIATE_TEST_SUITE_P(
     BadInput, CliRejects,
@@ -48,21 +51,38 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"n_missing", {"solve"}, 2, "missing -n"},
         bad_input{"n_no_value", {"solve", "-n"}, 2, "missing an argument"},
         bad_input{"n_beyond_rows", {"solve", "-n", "5e9"}, 2, "at most 4294967295 queens"},
-        bad_input{"n_beyond_memory", {"solve", "-n", "1e9", "--memory-limit", "1G"}, 3,
+        bad_input{"n_beyond_memory",
+                  {"solve", "-n", "1e9", "--memory-limit", "1G"},
+                  3,
                   "needs about 4.19 GiB of memory"},
-        bad_input{"memory_limit_bad", {"solve", "-n", "8", "--memory-limit", "lots"}, 2, "expected a size"},
-        bad_input{"unknown_algorithm", {"solve", "-n", "8", "--algo", "magic"}, 2, "unknown algorithm 'magic'"},
+        bad_input{"memory_limit_bad",
+                  {"solve", "-n", "8", "--memory-limit", "lots"},
+                  2,
+                  "expected a size"},
+        bad_input{"unknown_algorithm",
+                  {"solve", "-n", "8", "--algo", "magic"},
+                  2,
+                  "unknown algorithm 'magic'"},
         bad_input{"unknown_format", {"solve", "-n", "8", "-f", "yaml"}, 2, "unknown format 'yaml'"},
         bad_input{"grid_too_big", {"solve", "-n", "20000", "-f", "grid"}, 2, "n*n cells"},
-        bad_input{"time_limit_zero", {"solve", "-n", "8", "--time-limit", "0"}, 2, "positive number of seconds"},
+        bad_input{"time_limit_zero",
+                  {"solve", "-n", "8", "--time-limit", "0"},
+                  2,
+                  "positive number of seconds"},
         bad_input{"time_limit_negative", {"solve", "-n", "8", "--time-limit", "-1"}, 2, "got '-1'"},
         bad_input{"time_limit_text", {"solve", "-n", "8", "--time-limit", "soon"}, 2, "got 'soon'"},
-        bad_input{"max_steps_zero", {"solve", "-n", "8", "--max-steps", "0"}, 2, "--max-steps must be"},
+        bad_input{
+            "max_steps_zero", {"solve", "-n", "8", "--max-steps", "0"}, 2, "--max-steps must be"},
         bad_input{"seed_negative", {"solve", "-n", "8", "--seed", "-1"}, 2, "--seed must be"},
-        bad_input{"unknown_option", {"solve", "-n", "8", "--fast"}, 2, "Option 'fast' does not exist"},
-        bad_input{"stray_argument", {"solve", "-n", "8", "please"}, 2, "unexpected argument 'please'"},
+        bad_input{
+            "unknown_option", {"solve", "-n", "8", "--fast"}, 2, "Option 'fast' does not exist"},
+        bad_input{
+            "stray_argument", {"solve", "-n", "8", "please"}, 2, "unexpected argument 'please'"},
         bad_input{"unknown_command", {"sovle", "-n", "8"}, 2, "unknown command 'sovle'"},
-        bad_input{"output_in_missing_dir", {"solve", "-n", "8", "-o", "no/such/dir/out.txt"}, 2, "cannot write"},
+        bad_input{"output_in_missing_dir",
+                  {"solve", "-n", "8", "-o", "no/such/dir/out.txt"},
+                  2,
+                  "cannot write"},
         bad_input{"output_is_directory", {"solve", "-n", "8", "-o", "."}, 2, "it is a directory"},
         bad_input{"verify_missing_file", {"verify", "absent.txt"}, 2, "cannot open absent.txt"},
         bad_input{"verify_directory", {"verify", "."}, 2, "cannot read"},
@@ -71,15 +91,29 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"verify_binary", {"verify", "input"}, 2, "byte 0x7f", elf_header},
         bad_input{"verify_row_out_of_range", {"verify", "input"}, 2, "outside 1..4", "1 3 5 2\n"},
         bad_input{"verify_row_zero", {"verify", "input"}, 2, "1-based", "0 2 4 1\n"},
-        bad_input{"verify_wrong_row_count", {"verify", "input"}, 2, "\"n\" is 8 but \"rows\" has 4",
+        bad_input{"verify_wrong_row_count",
+                  {"verify", "input"},
+                  2,
+                  "\"n\" is 8 but \"rows\" has 4",
                   R"({"n": 8, "rows": [1, 3, 0, 2]})"},
-        bad_input{"verify_grid_not_square", {"verify", "input"}, 2, "a board is square", ". Q .\nQ . .\n"},
-        bad_input{"verify_json_without_rows", {"verify", "input"}, 2, "no \"rows\" array", R"({"n": 4})"},
-        bad_input{"verify_json_broken", {"verify", "input"}, 2, "invalid JSON", R"({"rows": [1, 2)"},
-        bad_input{"verify_unknown_format", {"verify", "input", "-f", "xml"}, 2, "unknown board format",
+        bad_input{"verify_grid_not_square",
+                  {"verify", "input"},
+                  2,
+                  "a board is square",
+                  ". Q .\nQ . .\n"},
+        bad_input{
+            "verify_json_without_rows", {"verify", "input"}, 2, "no \"rows\" array", R"({"n": 4})"},
+        bad_input{
+            "verify_json_broken", {"verify", "input"}, 2, "invalid JSON", R"({"rows": [1, 2)"},
+        bad_input{"verify_unknown_format",
+                  {"verify", "input", "-f", "xml"},
+                  2,
+                  "unknown board format",
                   "1\n"},
-        bad_input{"verify_two_files", {"verify", "input", "input"}, 2, "unexpected argument", "1\n"},
-        bad_input{"algorithms_unknown_format", {"algorithms", "-f", "xml"}, 2, "unknown format 'xml'"}),
+        bad_input{
+            "verify_two_files", {"verify", "input", "input"}, 2, "unexpected argument", "1\n"},
+        bad_input{
+            "algorithms_unknown_format", {"algorithms", "-f", "xml"}, 2, "unknown format 'xml'"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(CliRejects, NoCommandPrintsUsageToStderr) {

@@ -12,9 +12,11 @@ using test::scratch_dir;
 
 TEST(Cli, EveryCommandHasHelp) {
   scratch_dir dir;
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--help"}, {"solve", "--help"}, {"verify", "--help"},
-        {"algorithms", "--help"}, {"solve", "-h"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
+                                               {"solve", "--help"},
+                                               {"verify", "--help"},
+                                               {"algorithms", "--help"},
+                                               {"solve", "-h"}}) {
     const auto r = run_cli(dir, args);
     EXPECT_EQ(r.code, 0) << args.front();
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
@@ -38,13 +40,15 @@ TEST(Cli, EveryFormatRoundTripsThroughVerify) {
   for (const std::string n : {"1", "4", "8", "13", "32", "100"}) {
     for (const std::string format : {"grid", "matrix", "positions", "json"}) {
       for (const std::string algo : {"min-conflicts", "constructive"}) {
-        const auto solved = run_cli(dir, {"solve", "-n", n, "-f", format, "--algo", algo, "-o", "board.txt"});
+        const auto solved =
+            run_cli(dir, {"solve", "-n", n, "-f", format, "--algo", algo, "-o", "board.txt"});
         ASSERT_EQ(solved.code, 0) << n << " " << format << ": " << solved.err;
         EXPECT_TRUE(solved.out.empty());
         const auto checked = run_cli(dir, {"verify", "board.txt"});
         EXPECT_EQ(checked.code, 0) << n << " " << format << ": " << checked.out << checked.err;
         EXPECT_NE(checked.out.find("n=" + n + ": valid"), std::string::npos) << checked.out;
-        const auto piped = run_cli(dir, {"verify", "-", "--format", format}, test::slurp(dir / "board.txt"));
+        const auto piped =
+            run_cli(dir, {"verify", "-", "--format", format}, test::slurp(dir / "board.txt"));
         EXPECT_EQ(piped.code, 0) << n << " " << format << ": " << piped.err;
       }
     }
@@ -91,7 +95,8 @@ TEST(Cli, SeedsMakeRunsReproducible) {
 
 TEST(Cli, AMillionQueensSolveAndVerify) {
   scratch_dir dir;
-  const auto solved = run_cli(dir, {"solve", "-n", "1000000", "--format", "positions", "--output", "s.txt"});
+  const auto solved =
+      run_cli(dir, {"solve", "-n", "1000000", "--format", "positions", "--output", "s.txt"});
   ASSERT_EQ(solved.code, 0) << solved.err;
   const auto checked = run_cli(dir, {"verify", "s.txt"});
   EXPECT_EQ(checked.code, 0) << checked.out << checked.err;
@@ -128,7 +133,8 @@ TEST(Cli, LimitsEndTheSearchWithExitOne) {
   const auto board = run_cli(dir, {"verify", "--json"}, r.out);
   EXPECT_EQ(board.code, 1);
   EXPECT_EQ(nlohmann::json::parse(board.out)["conflicts"], record["conflicts"]);
-  const auto grid = run_cli(dir, {"solve", "-n", "100", "-f", "grid", "--max-steps", "5", "-o", "g.txt"});
+  const auto grid =
+      run_cli(dir, {"solve", "-n", "100", "-f", "grid", "--max-steps", "5", "-o", "g.txt"});
   EXPECT_EQ(grid.code, 1);
   EXPECT_TRUE(dir.files().empty()) << "no partial board for an unsolved run";
 }
@@ -137,7 +143,8 @@ TEST(Cli, VerifyNamesTheFirstClash) {
   scratch_dir dir;
   const auto r = run_cli(dir, {"verify"}, "1 2 3 4\n");
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.out, "n=4: invalid, 6 attacking pairs; first clash: columns 1 and 2 share a diagonal\n");
+  EXPECT_EQ(r.out,
+            "n=4: invalid, 6 attacking pairs; first clash: columns 1 and 2 share a diagonal\n");
   const auto json = run_cli(dir, {"verify", "--json"}, "2 4 1 1\n");
   EXPECT_EQ(json.code, 1);
   const auto report = nlohmann::json::parse(json.out);
@@ -170,7 +177,8 @@ TEST(Cli, ListsAlgorithms) {
     EXPECT_TRUE(entry.contains("summary"));
     EXPECT_TRUE(entry.contains("steps"));
     // Every listed algorithm actually solves.
-    EXPECT_EQ(run_cli(dir, {"solve", "-n", "20", "--algo", entry["name"]}).code, 0) << entry["name"];
+    EXPECT_EQ(run_cli(dir, {"solve", "-n", "20", "--algo", entry["name"]}).code, 0)
+        << entry["name"];
   }
 }
 

@@ -1,8 +1,9 @@
+#include "core/compact_lines.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "core/compact_lines.hpp"
 #include "nqueens/rng.hpp"
 
 namespace nq {

@@ -1,3 +1,5 @@
+#include "nqueens/construction.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -5,7 +7,6 @@
 
 #include "board_oracles.hpp"
 #include "nqueens/algorithms.hpp"
-#include "nqueens/construction.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nq {

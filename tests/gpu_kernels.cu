@@ -44,14 +44,16 @@ __global__ void deltas_kernel(row_t* rows, line_counts_view<std::uint32_t> lines
 template <class T>
 std::vector<T> copy_back(const cuda::device_buffer<T>& buffer) {
   std::vector<T> host(buffer.size());
-  NQ_CUDA_TRY(cudaMemcpy(host.data(), buffer.data(), buffer.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  NQ_CUDA_TRY(
+      cudaMemcpy(host.data(), buffer.data(), buffer.size() * sizeof(T), cudaMemcpyDeviceToHost));
   return host;
 }
 
 template <class T>
 cuda::device_buffer<T> copy_to_device(const std::vector<T>& host) {
   cuda::device_buffer<T> buffer(host.size());
-  NQ_CUDA_TRY(cudaMemcpy(buffer.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  NQ_CUDA_TRY(
+      cudaMemcpy(buffer.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   return buffer;
 }
 

@@ -1,11 +1,12 @@
 // GPU tests: each fixture skips when no CUDA device is present. Each check compares the device
 // with the host running the same shared NQ_HD code.
 
+#include "kernels/gpu.hpp"
+
 #include <gtest/gtest.h>
 
 #include "board_oracles.hpp"
 #include "gpu_kernels.hpp"
-#include "kernels/gpu.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/verify.hpp"
@@ -30,7 +31,8 @@ TEST_F(Gpu, NamesTheDevice) { EXPECT_FALSE(gpu::device_name().empty()); }
 
 TEST_F(Gpu, PairCountMatchesVerifyOnRandomBoards) {
   for (const auto& c : test::edge_cases()) {
-    for (const auto& rows : {test::random_board(c.n, c.seed), test::random_permutation(c.n, c.seed)})
+    for (const auto& rows :
+         {test::random_board(c.n, c.seed), test::random_permutation(c.n, c.seed)})
       ASSERT_EQ(gpu::count_attacking_pairs(rows), verify_board(rows).conflicts) << c;
   }
 }
@@ -55,7 +57,8 @@ TEST_F(Gpu, PhiloxDrawsMatchTheHost) {
 TEST_F(Gpu, ConstructionMatchesTheHost) {
   for (const index_t n : {1, 4, 8, 9, 14, 15, 1000, 100'001}) {
     std::vector<row_t> expected(n);
-    for (index_t col = 0; col < n; ++col) expected[col] = static_cast<row_t>(constructive_row(n, col));
+    for (index_t col = 0; col < n; ++col)
+      expected[col] = static_cast<row_t>(constructive_row(n, col));
     EXPECT_EQ(test::device_construction(n), expected) << "n=" << n;
   }
 }

@@ -1,7 +1,8 @@
+#include "nqueens/lines.hpp"
+
 #include <gtest/gtest.h>
 
 #include "board_oracles.hpp"
-#include "nqueens/lines.hpp"
 
 namespace nq {
 namespace {
@@ -27,7 +28,8 @@ TEST_P(LinesTest, RecountMatchesBruteForce) {
   EXPECT_EQ(recount(c.view, rows.data()), test::brute_force_pairs(rows));
   for (index_t col = 0; col < n; ++col) {
     index_t attackers = 0;
-    for (index_t other = 0; other < n; ++other) attackers += other != col && test::attack(rows, col, other);
+    for (index_t other = 0; other < n; ++other)
+      attackers += other != col && test::attack(rows, col, other);
     ASSERT_EQ(queen_conflicts(c.view, col, rows[col]), attackers) << "column " << col;
   }
 }

@@ -1,6 +1,7 @@
+#include "core/memory.hpp"
+
 #include <gtest/gtest.h>
 
-#include "core/memory.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {

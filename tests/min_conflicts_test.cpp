@@ -1,10 +1,11 @@
+#include "nqueens/min_conflicts.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 
 #include "board_oracles.hpp"
-#include "nqueens/min_conflicts.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nq {
@@ -47,7 +48,9 @@ std::vector<index_t> solved_sizes() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, MinConflictsSolves, ::testing::ValuesIn(solved_sizes()),
-                         [](const auto& info) { return test::case_name({info.param, 0}); });
+                         [](const auto& info) {
+                           return test::case_name({info.param, 0});
+                         });
 
 TEST(MinConflicts, ManySeedsSolveSmallBoards) {
   for (std::uint64_t seed = 0; seed < 200; ++seed) {

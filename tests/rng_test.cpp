@@ -1,9 +1,9 @@
+#include "nqueens/rng.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
-
-#include "nqueens/rng.hpp"
 
 namespace nq {
 namespace {

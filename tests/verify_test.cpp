@@ -1,7 +1,8 @@
+#include "nqueens/verify.hpp"
+
 #include <gtest/gtest.h>
 
 #include "board_oracles.hpp"
-#include "nqueens/verify.hpp"
 
 namespace nq {
 namespace {
@@ -24,9 +25,15 @@ TEST_P(VerifyTest, CountsAndFirstClashMatchBruteForce) {
     EXPECT_EQ(c.col_b, expected->second);
     const index_t ra = rows[c.col_a], rb = rows[c.col_b];
     switch (c.kind) {
-      case line_kind::row: EXPECT_EQ(ra, rb); break;
-      case line_kind::diagonal: EXPECT_EQ(c.col_b - c.col_a, rb - ra); break;
-      case line_kind::anti_diagonal: EXPECT_EQ(c.col_b - c.col_a, ra - rb); break;
+      case line_kind::row:
+        EXPECT_EQ(ra, rb);
+        break;
+      case line_kind::diagonal:
+        EXPECT_EQ(c.col_b - c.col_a, rb - ra);
+        break;
+      case line_kind::anti_diagonal:
+        EXPECT_EQ(c.col_b - c.col_a, ra - rb);
+        break;
     }
   }
 }
@@ -38,7 +45,8 @@ TEST(Verify, NamesEachKindOfClash) {
   // Column 0 row 0 against column 1: same row, then diagonal (1, 1), then anti-diagonal.
   EXPECT_EQ(verify_board(std::vector<row_t>{0, 0, 3, 1}).first_clash->kind, line_kind::row);
   EXPECT_EQ(verify_board(std::vector<row_t>{0, 1, 3, 2}).first_clash->kind, line_kind::diagonal);
-  EXPECT_EQ(verify_board(std::vector<row_t>{1, 0, 3, 2}).first_clash->kind, line_kind::anti_diagonal);
+  EXPECT_EQ(verify_board(std::vector<row_t>{1, 0, 3, 2}).first_clash->kind,
+            line_kind::anti_diagonal);
   EXPECT_STREQ(line_kind_name(line_kind::row), "row");
   EXPECT_STREQ(line_kind_name(line_kind::diagonal), "diagonal");
   EXPECT_STREQ(line_kind_name(line_kind::anti_diagonal), "anti-diagonal");
@@ -50,7 +58,8 @@ TEST(Verify, CountsCrowdedLinesExactly) {
   const std::vector<row_t> one_row(n, 7);
   EXPECT_EQ(verify_board(one_row).conflicts, n * (n - 1) / 2);
   std::vector<row_t> two_diagonals(n);
-  for (index_t col = 0; col < n; ++col) two_diagonals[col] = static_cast<row_t>(col < 600 ? col : col - 600);
+  for (index_t col = 0; col < n; ++col)
+    two_diagonals[col] = static_cast<row_t>(col < 600 ? col : col - 600);
   EXPECT_EQ(verify_board(two_diagonals).conflicts, test::brute_force_pairs(two_diagonals));
 }
 

@@ -25,10 +25,14 @@ NQ_HD constexpr index_t constructive_row(index_t n, index_t col) {
       } else {
         const index_t j = k - evens;  // 1-based position among the odds
         const index_t odds = n - evens;
-        if (j == 1) row1 = 3;
-        else if (j == 2) row1 = 1;
-        else if (j == odds) row1 = 5;
-        else row1 = 2 * (j + 1) - 1;  // skips 5: positions 3.. hold 7, 9, ...
+        if (j == 1)
+          row1 = 3;
+        else if (j == 2)
+          row1 = 1;
+        else if (j == odds)
+          row1 = 5;
+        else
+          row1 = 2 * (j + 1) - 1;  // skips 5: positions 3.. hold 7, 9, ...
       }
       break;
     case 3:  // evens with 2 moved to the end: 4, 6, ..., 2; then odds with 1, 3 at the end
@@ -37,9 +41,12 @@ NQ_HD constexpr index_t constructive_row(index_t n, index_t col) {
       } else {
         const index_t j = k - evens;
         const index_t odds = n - evens;
-        if (j == odds - 1) row1 = 1;
-        else if (j == odds) row1 = 3;
-        else row1 = 2 * (j + 2) - 1;  // 5, 7, ...
+        if (j == odds - 1)
+          row1 = 1;
+        else if (j == odds)
+          row1 = 3;
+        else
+          row1 = 2 * (j + 2) - 1;  // 5, 7, ...
       }
       break;
     default:

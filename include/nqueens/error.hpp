@@ -25,7 +25,7 @@ namespace detail {
 }  // namespace nq
 
 /// @brief Host-side precondition: throws std::logic_error naming the broken condition.
-#define NQ_EXPECTS(cond, reason)                                            \
-  do {                                                                      \
+#define NQ_EXPECTS(cond, reason)                                                  \
+  do {                                                                            \
     if (!(cond)) ::nq::detail::expects_failed(#cond, reason, __FILE__, __LINE__); \
   } while (0)

@@ -56,7 +56,8 @@ NQ_HD index_t remove_queen(line_counts_view<Count> v, index_t col, index_t row) 
 /// @brief Pairs attacking the queen at (col, row), which must be on the board.
 template <class Count>
 NQ_HD index_t queen_conflicts(line_counts_view<Count> v, index_t col, index_t row) {
-  index_t on_lines = (v.row_count ? v.row_count[row] : 1) + v.diag_count[diag_index(v.n, col, row)] +
+  index_t on_lines = (v.row_count ? v.row_count[row] : 1) +
+                     v.diag_count[diag_index(v.n, col, row)] +
                      v.anti_diag_count[anti_diag_index(col, row)];
   return on_lines - 3;
 }
@@ -110,7 +111,8 @@ template <class DiagCounts, class AntiDiagCounts>
 NQ_HD std::int64_t swap_delta(const DiagCounts& diag_count, const AntiDiagCounts& anti_diag_count,
                               index_t n, index_t col_a, index_t row_a, index_t col_b,
                               index_t row_b) {
-  return detail::family_delta<2>(diag_count, {diag_index(n, col_a, row_a), diag_index(n, col_b, row_b)},
+  return detail::family_delta<2>(diag_count,
+                                 {diag_index(n, col_a, row_a), diag_index(n, col_b, row_b)},
                                  {diag_index(n, col_a, row_b), diag_index(n, col_b, row_a)}) +
          detail::family_delta<2>(anti_diag_count,
                                  {anti_diag_index(col_a, row_a), anti_diag_index(col_b, row_b)},

@@ -12,11 +12,11 @@ namespace nq {
 
 /// @brief Settings of the permutation min-conflicts solver.
 struct min_conflicts_settings {
-  std::uint64_t seed = 1;    ///< Philox key: equal seeds give equal runs
-  std::uint64_t stream = 0;  ///< run index within a batch
-  search_limits limits{};    ///< steps = candidate rows drawn + swaps tried
-  index_t random_tail = 0;   ///< 0: automatic; last columns placed without search (QS4's c)
-  unsigned max_tries = 0;    ///< 0: automatic; candidates drawn per column before giving up
+  std::uint64_t seed = 1;         ///< Philox key: equal seeds give equal runs
+  std::uint64_t stream = 0;       ///< run index within a batch
+  search_limits limits{};         ///< steps = candidate rows drawn + swaps tried
+  index_t random_tail = 0;        ///< 0: automatic; last columns placed without search (QS4's c)
+  unsigned max_tries = 0;         ///< 0: automatic; candidates drawn per column before giving up
   std::uint64_t stall_limit = 0;  ///< 0: automatic; swaps tried without improvement, then restart
 };
 

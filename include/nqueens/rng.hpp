@@ -17,7 +17,8 @@ class philox_stream {
  public:
   NQ_HD philox_stream(std::uint64_t seed, std::uint64_t stream) {
     key_ = {{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
-    counter_ = {{0, 0, static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32)}};
+    counter_ = {
+        {0, 0, static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32)}};
   }
 
   /// @brief The next 32 random bits.

@@ -12,11 +12,11 @@ namespace nq {
 
 /// @brief Outcome of one solver run.
 struct solve_result {
-  bool solved = false;        ///< the board has no attacking pair
-  index_t conflicts = 0;      ///< attacking pairs on the final board
-  std::uint64_t steps = 0;    ///< the algorithm's unit of work (see `nqueens algorithms`)
-  std::uint64_t restarts = 0; ///< fresh starts after getting stuck
-  double seconds = 0.0;       ///< wall time of the search itself
+  bool solved = false;           ///< the board has no attacking pair
+  index_t conflicts = 0;         ///< attacking pairs on the final board
+  std::uint64_t steps = 0;       ///< the algorithm's unit of work (see `nqueens algorithms`)
+  std::uint64_t restarts = 0;    ///< fresh starts after getting stuck
+  double seconds = 0.0;          ///< wall time of the search itself
   std::vector<row_t> queen_row;  ///< final board (row per column); empty when none exists
 };
 

@@ -13,9 +13,11 @@ namespace nq::cli {
 
 int run_algorithms(int argc, char** argv) {
   cxxopts::Options options("nqueens algorithms", "List the algorithms --algo accepts.");
+  // clang-format off
   options.add_options()
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("h,help", "show this help");
+  // clang-format on
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
   const std::string format = args["format"].as<std::string>();
@@ -26,7 +28,8 @@ int run_algorithms(int argc, char** argv) {
     std::puts(list.dump(2).c_str());
     return exit_ok;
   }
-  if (format != "text") throw usage_error("unknown format '" + format + "' (expected text or json)");
+  if (format != "text")
+    throw usage_error("unknown format '" + format + "' (expected text or json)");
   std::size_t width = 0;
   for (const auto& a : algorithms()) width = std::max(width, a.name.size());
   for (const auto& a : algorithms()) {

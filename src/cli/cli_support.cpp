@@ -35,8 +35,8 @@ index_t parse_board_size(const std::string& text) {
   if (!value || *value < 1)
     throw usage_error("-n must be a positive whole number of queens, got '" + text + "'");
   if (*value > static_cast<double>(max_n))
-    throw usage_error("-n " + text + " is too large: boards hold at most " +
-                      std::to_string(max_n) + " queens");
+    throw usage_error("-n " + text + " is too large: boards hold at most " + std::to_string(max_n) +
+                      " queens");
   return static_cast<index_t>(*value);
 }
 

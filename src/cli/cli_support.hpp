@@ -3,11 +3,10 @@
 // the progress line on stderr, and where output goes.
 
 #include <cstdint>
+#include <cxxopts.hpp>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <cxxopts.hpp>
 
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
@@ -16,11 +15,11 @@
 namespace nq::cli {
 
 enum exit_code : int {
-  exit_ok = 0,          ///< solved, or the board is valid
-  exit_unsolved = 1,    ///< no solution (none exists, none found in the limits, or clashes)
-  exit_usage = 2,       ///< bad command line or malformed input
-  exit_resource = 3,    ///< not enough memory, disk or GPU
-  exit_internal = 4,    ///< a bug: please report it
+  exit_ok = 0,        ///< solved, or the board is valid
+  exit_unsolved = 1,  ///< no solution (none exists, none found in the limits, or clashes)
+  exit_usage = 2,     ///< bad command line or malformed input
+  exit_resource = 3,  ///< not enough memory, disk or GPU
+  exit_internal = 4,  ///< a bug: please report it
 };
 
 /// The number of queens: 1..max_n, written as digits or in scientific notation (1e6).

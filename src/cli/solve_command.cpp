@@ -14,7 +14,7 @@
 namespace nq::cli {
 namespace {
 
-constexpr index_t default_grid_limit = 32;   // default format: grid up to here, summary above
+constexpr index_t default_grid_limit = 32;    // default format: grid up to here, summary above
 constexpr index_t max_cell_format_n = 10000;  // grid and matrix print n^2 cells
 
 enum class solve_format { summary, grid, matrix, positions, json };
@@ -35,7 +35,8 @@ solve_format parse_solve_format(const std::string& name, index_t n) {
   if (name == "summary") return solve_format::summary;
   if (name == "grid" || name == "matrix") {
     if (n > max_cell_format_n)
-      throw usage_error("--format " + name + " prints n*n cells; use positions or json for n above " +
+      throw usage_error("--format " + name +
+                        " prints n*n cells; use positions or json for n above " +
                         std::to_string(max_cell_format_n));
     return name == "grid" ? solve_format::grid : solve_format::matrix;
   }
@@ -46,7 +47,9 @@ solve_format parse_solve_format(const std::string& name, index_t n) {
 }
 
 solve_request parse_request(int argc, char** argv) {
-  cxxopts::Options options("nqueens solve", "Place n queens on an n x n board so that no two attack.");
+  cxxopts::Options options("nqueens solve",
+                           "Place n queens on an n x n board so that no two attack.");
+  // clang-format off
   options.add_options()
       ("n,queens", "number of queens (and board size); 1e6 notation allowed", cxxopts::value<std::string>())
       ("a,algo", "algorithm: see `nqueens algorithms`", cxxopts::value<std::string>()->default_value("min-conflicts"))
@@ -60,6 +63,7 @@ solve_request parse_request(int argc, char** argv) {
        cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
+  // clang-format on
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
@@ -90,9 +94,10 @@ void check_memory(const solve_request& request) {
   const std::uint64_t need = memory_needed(request);
   const auto available = request.memory_limit ? request.memory_limit : available_memory_bytes();
   if (available && need > *available)
-    throw resource_error("n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
-                         " of memory, but only " + format_bytes(*available) +
-                         (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
+    throw resource_error(
+        "n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
+        " of memory, but only " + format_bytes(*available) +
+        (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
 }
 
 solve_result run_algorithm(const solve_request& request, progress_line& progress) {
@@ -119,15 +124,18 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   head.pop_back();  // the rows follow, streamed: a board of 10^8 queens is no document tree
   out.write(head);
   out.write(",\"rows\":");
-  if (result.queen_row.empty()) out.write("null");
-  else write_rows_array(out, result.queen_row);
+  if (result.queen_row.empty())
+    out.write("null");
+  else
+    write_rows_array(out, result.queen_row);
   out.write("}\n");
 }
 
 std::string summary_line(const solve_request& request, const solve_result& result) {
   char line[320];
   const char* outcome = result.solved ? "solved" : "no solution found";
-  std::snprintf(line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
+  std::snprintf(line, sizeof line,
+                "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
                 static_cast<unsigned long long>(request.n), outcome, request.algorithm.c_str(),
                 result.seconds, static_cast<unsigned long long>(request.seed),
                 static_cast<unsigned long long>(result.steps),
@@ -139,14 +147,23 @@ std::string summary_line(const solve_request& request, const solve_result& resul
 
 void write_result(byte_sink& out, const solve_request& request, const solve_result& result) {
   switch (request.format) {
-    case solve_format::json: write_json(out, request, result); break;
-    case solve_format::summary:
-      out.write(solution_exists(request.n) ? summary_line(request, result)
-                                           : "n=" + std::to_string(request.n) + ": no solution exists\n");
+    case solve_format::json:
+      write_json(out, request, result);
       break;
-    case solve_format::grid: write_board(out, result.queen_row, board_format::grid); break;
-    case solve_format::matrix: write_board(out, result.queen_row, board_format::matrix); break;
-    case solve_format::positions: write_board(out, result.queen_row, board_format::positions); break;
+    case solve_format::summary:
+      out.write(solution_exists(request.n)
+                    ? summary_line(request, result)
+                    : "n=" + std::to_string(request.n) + ": no solution exists\n");
+      break;
+    case solve_format::grid:
+      write_board(out, result.queen_row, board_format::grid);
+      break;
+    case solve_format::matrix:
+      write_board(out, result.queen_row, board_format::matrix);
+      break;
+    case solve_format::positions:
+      write_board(out, result.queen_row, board_format::positions);
+      break;
   }
 }
 
@@ -155,7 +172,8 @@ void write_result(byte_sink& out, const solve_request& request, const solve_resu
 int run_solve(int argc, char** argv) {
   const solve_request request = parse_request(argc, argv);
   const bool exists = solution_exists(request.n);
-  const bool record = request.format == solve_format::json || request.format == solve_format::summary;
+  const bool record =
+      request.format == solve_format::json || request.format == solve_format::summary;
   if (exists) check_memory(request);
   // Board formats have nothing to show without a solution, so no file is created for them.
   std::optional<output_target> output;

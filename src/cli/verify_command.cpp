@@ -52,11 +52,13 @@ int run_verify(int argc, char** argv) {
                            "Check a board: exit 0 if no two queens attack, 1 if some do, 2 if the "
                            "input is not a board.");
   options.positional_help("[FILE|-]");
+  // clang-format off
   options.add_options()
       ("file", "board to read; - or nothing reads standard input", cxxopts::value<std::string>())
       ("f,format", "auto, positions, grid, matrix or json", cxxopts::value<std::string>()->default_value("auto"))
       ("json", "report as JSON (columns 0-based)")
       ("h,help", "show this help");
+  // clang-format on
   const auto args = parse_command_line(options, argc, argv, "file");
   if (args.count("help")) throw help_requested(options.help());
   const board_format format = parse_board_format(args["format"].as<std::string>());

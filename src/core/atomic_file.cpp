@@ -40,7 +40,8 @@ void atomic_file::commit() {
   const bool closed = ::close(fd_) == 0;
   fd_ = -1;
   if (!synced || !closed)
-    throw resource_error("cannot write " + path_ + ": " + std::strerror(synced ? errno : sync_errno));
+    throw resource_error("cannot write " + path_ + ": " +
+                         std::strerror(synced ? errno : sync_errno));
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
     throw resource_error("cannot write " + path_ + ": " + std::strerror(errno));
   committed_ = true;

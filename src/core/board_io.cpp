@@ -85,10 +85,14 @@ std::vector<row_t> read_board(std::FILE* in, board_format format, const std::str
   detail::byte_source bytes(in, source);
   if (format == board_format::auto_detect) format = detail::detect_format(bytes);
   switch (format) {
-    case board_format::grid: return detail::read_cells(bytes, 'Q', '.');
-    case board_format::matrix: return detail::read_cells(bytes, '1', '0');
-    case board_format::json: return detail::read_json(bytes);
-    default: return detail::read_positions(bytes);
+    case board_format::grid:
+      return detail::read_cells(bytes, 'Q', '.');
+    case board_format::matrix:
+      return detail::read_cells(bytes, '1', '0');
+    case board_format::json:
+      return detail::read_json(bytes);
+    default:
+      return detail::read_positions(bytes);
   }
 }
 

@@ -19,7 +19,8 @@ class rows_collector : public nlohmann::json_sax<nlohmann::json> {
   bool null() override { return scalar("null"); }
   bool boolean(bool) override { return scalar("a boolean"); }
   bool number_integer(number_integer_t value) override {
-    return value >= 0 ? number_unsigned(static_cast<number_unsigned_t>(value)) : scalar("a negative number");
+    return value >= 0 ? number_unsigned(static_cast<number_unsigned_t>(value))
+                      : scalar("a negative number");
   }
   bool number_unsigned(number_unsigned_t value) override {
     if (in_rows_ && depth_ == 2) {

@@ -12,7 +12,9 @@ namespace {
 constexpr std::size_t block = 1 << 20;
 constexpr row_t no_queen = std::numeric_limits<row_t>::max();
 
-bool is_space(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+bool is_space(int c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
 
 std::string first_line(std::string_view text) {
   const std::size_t start = text.find_first_not_of(" \t\r\n\v\f");
@@ -140,8 +142,8 @@ std::vector<row_t> read_cells(byte_source& bytes, char queen, char empty) {
     const std::string where = "board row " + std::to_string(row + 1) + ": ";
     if (cells.size() != n)
       bytes.fail(where + std::to_string(cells.size()) + " cells, expected " + std::to_string(n));
-    if (row >= n) bytes.fail("more than " + std::to_string(n) + " rows for " + std::to_string(n) +
-                             " columns");
+    if (row >= n)
+      bytes.fail("more than " + std::to_string(n) + " rows for " + std::to_string(n) + " columns");
     for (std::size_t col = 0; col < n; ++col) {
       if (cells[col] == empty) continue;
       if (rows[col] != no_queen)
@@ -152,7 +154,8 @@ std::vector<row_t> read_cells(byte_source& bytes, char queen, char empty) {
   }
   if (n == 0) bytes.fail("empty input: no board to read");
   if (row != n)
-    bytes.fail(std::to_string(row) + " rows for " + std::to_string(n) + " columns: a board is square");
+    bytes.fail(std::to_string(row) + " rows for " + std::to_string(n) +
+               " columns: a board is square");
   for (std::size_t col = 0; col < n; ++col)
     if (rows[col] == no_queen) bytes.fail("column " + std::to_string(col + 1) + " has no queen");
   return rows;

@@ -74,8 +74,10 @@ std::string format_bytes(std::uint64_t bytes) {
     ++unit;
   }
   char text[32];
-  if (unit == 0) std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-  else std::snprintf(text, sizeof text, "%.2f %s", value, units[unit]);
+  if (unit == 0)
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(text, sizeof text, "%.2f %s", value, units[unit]);
   return text;
 }
 

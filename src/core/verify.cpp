@@ -16,9 +16,12 @@ line_kind shared_line(index_t n, index_t col_a, index_t row_a, index_t col_b, in
 
 const char* line_kind_name(line_kind kind) {
   switch (kind) {
-    case line_kind::row: return "row";
-    case line_kind::diagonal: return "diagonal";
-    case line_kind::anti_diagonal: return "anti-diagonal";
+    case line_kind::row:
+      return "row";
+    case line_kind::diagonal:
+      return "diagonal";
+    case line_kind::anti_diagonal:
+      return "anti-diagonal";
   }
   return "line";
 }
@@ -32,8 +35,8 @@ verify_report verify_board(std::span<const row_t> queen_row) {
   for (index_t col = 0; col < n; ++col) {
     const index_t row = queen_row[col];
     NQ_EXPECTS(row < n, "every row must lie on the board");
-    const index_t created =
-        rows.add(row) + diags.add(diag_index(n, col, row)) + anti_diags.add(anti_diag_index(col, row));
+    const index_t created = rows.add(row) + diags.add(diag_index(n, col, row)) +
+                            anti_diags.add(anti_diag_index(col, row));
     report.conflicts += created;
     if (created && first_attacked == n) first_attacked = col;
   }
@@ -42,7 +45,8 @@ verify_report verify_board(std::span<const row_t> queen_row) {
   const index_t col_b = first_attacked, row_b = queen_row[col_b];
   for (index_t col_a = 0; col_a < col_b; ++col_a) {
     const index_t row_a = queen_row[col_a];
-    const bool shared = row_a == row_b || diag_index(n, col_a, row_a) == diag_index(n, col_b, row_b) ||
+    const bool shared = row_a == row_b ||
+                        diag_index(n, col_a, row_a) == diag_index(n, col_b, row_b) ||
                         anti_diag_index(col_a, row_a) == anti_diag_index(col_b, row_b);
     if (shared) {
       report.first_clash = clash{col_a, col_b, shared_line(n, col_a, row_a, col_b, row_b)};

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/compact_lines.hpp"
 #include "core/huge_pages.hpp"
 #include "core/stopwatch.hpp"
-#include "core/compact_lines.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/lines.hpp"
 #include "nqueens/rng.hpp"
@@ -34,7 +34,8 @@ class qs4_run {
         max_tries_(s.max_tries ? s.max_tries : default_max_tries),
         stall_limit_(s.stall_limit ? s.stall_limit : 64 + 4 * n) {
     detail::resize_on_huge_pages(result_.queen_row, n);
-    next_check_ = s.limits.max_steps ? std::min(check_interval, s.limits.max_steps) : check_interval;
+    next_check_ =
+        s.limits.max_steps ? std::min(check_interval, s.limits.max_steps) : check_interval;
     std::iota(result_.queen_row.begin(), result_.queen_row.end(), row_t{0});
   }
 
