@@ -2,6 +2,7 @@
 // Test oracles independent of the code under test: O(n^2) pair counting straight from the
 // rules of chess, and seeded random boards.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -55,6 +56,14 @@ inline std::vector<row_t> random_permutation(index_t n, std::uint64_t seed) {
   return rows;
 }
 
+/// True when the board uses every row exactly once.
+inline bool is_permutation_of_rows(std::vector<row_t> rows) {
+  std::sort(rows.begin(), rows.end());
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i] != i) return false;
+  return true;
+}
+
 /// A board size and seed for parameterised tests; prints itself in test names and failures.
 struct board_case {
   index_t n;
@@ -76,6 +85,15 @@ inline std::vector<board_case> edge_cases(std::uint64_t seeds = 3) {
   std::vector<board_case> cases;
   for (index_t n : {1, 2, 3, 4, 5, 8, 13, 16, 31, 32, 61, 64, 97, 1000})
     for (std::uint64_t s = 1; s <= seeds; ++s) cases.push_back({n, s * 7919 + n});
+  return cases;
+}
+
+/// Every n in 1..64 (two seeds each), then primes and a large size: for the cheap tests.
+inline std::vector<board_case> small_and_edge_cases() {
+  std::vector<board_case> cases;
+  for (index_t n = 1; n <= 64; ++n)
+    for (std::uint64_t s = 1; s <= 2; ++s) cases.push_back({n, s * 104729 + n});
+  for (index_t n : {97, 127, 251, 1000}) cases.push_back({n, n});
   return cases;
 }
 

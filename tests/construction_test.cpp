@@ -18,13 +18,6 @@ std::vector<row_t> construct(index_t n) {
   return rows;
 }
 
-bool is_permutation_of_rows(std::vector<row_t> rows) {
-  std::sort(rows.begin(), rows.end());
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i] != i) return false;
-  return true;
-}
-
 TEST(Construction, SolutionsExistExceptForTwoAndThree) {
   EXPECT_FALSE(solution_exists(0));
   EXPECT_TRUE(solution_exists(1));
@@ -39,7 +32,7 @@ TEST(Construction, ValidByBruteForceUpTo300) {
   EXPECT_EQ(test::brute_force_pairs(construct(1)), 0u);
   for (index_t n = 4; n <= 300; ++n) {
     const auto rows = construct(n);
-    ASSERT_TRUE(is_permutation_of_rows(rows)) << "n=" << n;
+    ASSERT_TRUE(test::is_permutation_of_rows(rows)) << "n=" << n;
     ASSERT_EQ(test::brute_force_pairs(rows), 0u) << "n=" << n;
   }
 }

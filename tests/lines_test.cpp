@@ -105,7 +105,7 @@ TEST_P(LinesTest, SwapDeltaMatchesRecountOverLongSequences) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EdgeSizes, LinesTest, ::testing::ValuesIn(test::edge_cases()),
+INSTANTIATE_TEST_SUITE_P(Sizes, LinesTest, ::testing::ValuesIn(test::small_and_edge_cases()),
                          [](const auto& info) { return test::case_name(info.param); });
 
 TEST(Lines, PairsOnLineIsBinomial) {

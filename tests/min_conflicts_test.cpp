@@ -17,13 +17,6 @@ min_conflicts_settings with_seed(std::uint64_t seed) {
   return settings;
 }
 
-bool is_permutation_of_rows(std::vector<row_t> rows) {
-  std::sort(rows.begin(), rows.end());
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i] != i) return false;
-  return true;
-}
-
 class MinConflictsSolves : public ::testing::TestWithParam<index_t> {};
 
 TEST_P(MinConflictsSolves, ReturnsAValidPermutation) {
@@ -33,7 +26,7 @@ TEST_P(MinConflictsSolves, ReturnsAValidPermutation) {
   ASSERT_EQ(result.queen_row.size(), n);
   EXPECT_EQ(result.conflicts, 0u);
   EXPECT_GE(result.steps, n);  // at least one candidate per column
-  EXPECT_TRUE(is_permutation_of_rows(result.queen_row));
+  EXPECT_TRUE(test::is_permutation_of_rows(result.queen_row));
   EXPECT_TRUE(verify_board(result.queen_row).valid());
   if (n <= 200) {
     EXPECT_EQ(test::brute_force_pairs(result.queen_row), 0u);
@@ -99,7 +92,7 @@ TEST(MinConflicts, StopsExactlyAtTheStepLimit) {
     const solve_result result = solve_min_conflicts(100'000, settings);
     EXPECT_FALSE(result.solved);
     EXPECT_EQ(result.steps, limit);
-    EXPECT_TRUE(is_permutation_of_rows(result.queen_row));
+    EXPECT_TRUE(test::is_permutation_of_rows(result.queen_row));
     EXPECT_EQ(result.conflicts, verify_board(result.queen_row).conflicts);
     EXPECT_GT(result.conflicts, 0u);
   }
