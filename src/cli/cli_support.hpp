@@ -15,11 +15,12 @@
 namespace nq::cli {
 
 enum exit_code : int {
-  exit_ok = 0,        ///< solved, or the board is valid
-  exit_unsolved = 1,  ///< no solution (none exists, none found in the limits, or clashes)
-  exit_usage = 2,     ///< bad command line or malformed input
-  exit_resource = 3,  ///< not enough memory, disk or GPU
-  exit_internal = 4,  ///< a bug: please report it
+  exit_ok = 0,             ///< solved, or the board is valid
+  exit_unsolved = 1,       ///< no solution (none exists, none found in the limits, or clashes)
+  exit_usage = 2,          ///< bad command line or malformed input
+  exit_resource = 3,       ///< not enough memory, disk or GPU
+  exit_internal = 4,       ///< a bug: please report it
+  exit_interrupted = 130,  ///< stopped by SIGINT or SIGTERM (a count keeps its checkpoint)
 };
 
 /// The number of queens: 1..max_n, written as digits or in scientific notation (1e6).

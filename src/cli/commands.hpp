@@ -14,5 +14,7 @@ struct help_requested {
 int run_solve(int argc, char** argv);
 int run_verify(int argc, char** argv);
 int run_algorithms(int argc, char** argv);
+int run_solutions(int argc, char** argv);
+int run_count(int argc, char** argv);
 
 }  // namespace nq::cli

@@ -23,11 +23,13 @@ Commands:
   solve       solve one board (nqueens solve -n 1000000)
   verify      check a board read from a file or standard input
   algorithms  list the algorithms solve --algo accepts
+  solutions   print every solution (or the first K) in lexicographic order
+  count       count all solutions, and the fundamental ones (n up to 32)
 
 Run nqueens <command> --help for a command's options. nqueens --version prints the build.
 
 Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad input,
-3 not enough memory or no usable GPU, 4 internal error.
+3 not enough memory or no usable GPU, 4 internal error, 130 interrupted (count: resumable).
 )";
 
 void print_version() {
@@ -54,8 +56,11 @@ int dispatch(int argc, char** argv) {
   if (command == "solve") return nq::cli::run_solve(argc - 1, argv + 1);
   if (command == "verify") return nq::cli::run_verify(argc - 1, argv + 1);
   if (command == "algorithms") return nq::cli::run_algorithms(argc - 1, argv + 1);
+  if (command == "solutions") return nq::cli::run_solutions(argc - 1, argv + 1);
+  if (command == "count") return nq::cli::run_count(argc - 1, argv + 1);
   throw nq::usage_error("unknown command '" + std::string(command) +
-                        "' (expected solve, verify or algorithms; see nqueens --help)");
+                        "' (expected solve, verify, algorithms, solutions or count; see nqueens "
+                        "--help)");
 }
 
 }  // namespace

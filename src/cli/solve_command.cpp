@@ -10,6 +10,7 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
+#include "nqueens/systematic.hpp"
 
 namespace nq::cli {
 namespace {
@@ -27,8 +28,15 @@ struct solve_request {
   solve_format format = solve_format::summary;
   std::string output;
   std::optional<std::uint64_t> memory_limit;
+  bool randomize = false;
+  std::uint64_t max_memory = std::uint64_t{1} << 30;  // bfs frontier
   bool quiet = false;
 };
+
+bool is_systematic(const std::string& algorithm) {
+  return algorithm == "backtrack" || algorithm == "backtrack-opt" || algorithm == "dfs" ||
+         algorithm == "bfs";
+}
 
 solve_format parse_solve_format(const std::string& name, index_t n) {
   if (name.empty()) return n <= default_grid_limit ? solve_format::grid : solve_format::summary;
@@ -61,6 +69,9 @@ solve_request parse_request(int argc, char** argv) {
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("memory-limit", "refuse boards needing more memory than this, e.g. 8G (default: what is available)",
        cxxopts::value<std::string>())
+      ("randomize", "backtrack, backtrack-opt, dfs: shuffle each node's row order from --seed")
+      ("max-memory", "bfs: stop before the frontier needs more than this, e.g. 512M (default 1G)",
+       cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
   // clang-format on
@@ -81,6 +92,13 @@ solve_request parse_request(int argc, char** argv) {
   if (args.count("output")) request.output = args["output"].as<std::string>();
   if (args.count("memory-limit"))
     request.memory_limit = parse_byte_size(args["memory-limit"].as<std::string>());
+  request.randomize = args.count("randomize") > 0;
+  if (request.randomize && (request.algorithm == "bfs" || !is_systematic(request.algorithm)))
+    throw usage_error("--randomize applies to backtrack, backtrack-opt and dfs only");
+  if (args.count("max-memory")) {
+    if (request.algorithm != "bfs") throw usage_error("--max-memory applies to bfs only");
+    request.max_memory = parse_byte_size(args["max-memory"].as<std::string>());
+  }
   request.quiet = args.count("quiet") > 0;
   return request;
 }
@@ -100,8 +118,28 @@ void check_memory(const solve_request& request) {
         (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
 }
 
+solve_result run_systematic(const solve_request& request) {
+  systematic_settings settings;
+  settings.randomize = request.randomize;
+  settings.seed = request.seed;
+  settings.limits = request.limits;
+  settings.max_memory = request.max_memory;
+  if (!request.quiet)
+    settings.level_fn = [&](index_t level, std::uint64_t frontier) {
+      std::fprintf(stderr, "bfs: level %llu of %llu, frontier %llu partial boards\n",
+                   static_cast<unsigned long long>(level),
+                   static_cast<unsigned long long>(request.n),
+                   static_cast<unsigned long long>(frontier));
+    };
+  if (request.algorithm == "backtrack") return solve_backtrack(request.n, settings);
+  if (request.algorithm == "backtrack-opt") return solve_backtrack_opt(request.n, settings);
+  if (request.algorithm == "dfs") return solve_dfs(request.n, settings);
+  return solve_bfs(request.n, settings);
+}
+
 solve_result run_algorithm(const solve_request& request, progress_line& progress) {
   if (request.algorithm == "constructive") return solve_constructive(request.n);
+  if (is_systematic(request.algorithm)) return run_systematic(request);
   min_conflicts_settings settings;
   settings.seed = request.seed;
   settings.limits = request.limits;

@@ -1,0 +1,60 @@
+#pragma once
+/// @file
+/// @brief Counting every solution of n queens, and the fundamental ones, by splitting the search
+/// into subproblems (the queens of the first rows) that worker threads pull from a shared
+/// counter. Host-side API; the search itself is in constellation.hpp.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "nqueens/constellation.hpp"
+
+namespace nq {
+
+/// @brief For every frame index (see frame_index), canonical_frame_flag when the frame is valid
+/// and canonical, or-ed with its stabiliser. n^4 entries; n in 4..32.
+std::vector<std::uint16_t> frame_classes(int n);
+
+/// @brief Rows the CPU counter fixes per subproblem: enough for thousands of subproblems.
+inline constexpr int default_split_rows = 3;
+
+/// @brief The subproblems of a count, in order: every placement of non-attacking queens in the
+/// first `rows` rows (allowed columns only, row-0 queen in the left half). Empty for n < 4.
+std::vector<count_prefix> count_subproblems(int n, int rows = default_split_rows);
+
+/// @brief A snapshot for progress displays.
+struct count_progress {
+  std::uint64_t done = 0;       ///< subproblems finished, resumed ones included
+  std::uint64_t total = 0;      ///< subproblems in all
+  std::uint64_t resumed = 0;    ///< of `done`, those read from the checkpoint
+  std::uint64_t solutions = 0;  ///< counted so far
+  double seconds = 0.0;
+};
+
+struct count_settings {
+  unsigned threads = 1;             ///< worker threads; the counts do not depend on it
+  std::string checkpoint;           ///< "" for none; else resumed from and recorded to this file
+  double checkpoint_interval = 10;  ///< seconds between checkpoint writes
+  const std::atomic<bool>* stop = nullptr;  ///< when set, stop early (the checkpoint is saved)
+  std::uint64_t max_subproblems = 0;        ///< stop after finishing this many more (0: no limit)
+  std::function<void(const count_progress&)> progress;  ///< called about 4 times a second
+};
+
+struct count_result {
+  std::uint64_t solutions = 0;  ///< all solutions (so far, when incomplete)
+  std::uint64_t unique = 0;     ///< solutions distinct under rotations and reflections
+  bool complete = false;        ///< false when stopped early
+  std::uint64_t subproblems = 0;
+  std::uint64_t subproblems_done = 0;
+  std::uint64_t resumed = 0;  ///< subproblems taken from the checkpoint
+  double seconds = 0.0;
+};
+
+/// @brief Counts the solutions for n in 1..32. Throws usage_error for n out of range, and for a
+/// checkpoint that cannot be written, is corrupt or belongs to another count.
+count_result count_solutions(int n, const count_settings& settings);
+
+}  // namespace nq

@@ -1,0 +1,152 @@
+// nqueens count: how many solutions n queens have, and how many are fundamentally different.
+
+#include <csignal>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "nqueens/count.hpp"
+#include "nqueens/error.hpp"
+
+namespace nq::cli {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void request_stop(int) { interrupted.store(true); }
+
+struct count_request {
+  int n = 0;
+  bool unique = false;
+  unsigned threads = 1;
+  std::string checkpoint;
+  double checkpoint_interval = 10.0;
+  bool json = false;
+  std::string output;
+  bool quiet = false;
+};
+
+count_request parse_request(int argc, char** argv) {
+  cxxopts::Options options("nqueens count",
+                           "Count every solution for n queens (n from 1 to 32), and with --unique "
+                           "those distinct under rotations and reflections.");
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  // clang-format off
+  options.add_options()
+      ("n,queens", "number of queens, 1 to 32", cxxopts::value<std::string>())
+      ("u,unique", "also count the fundamental solutions")
+      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
+      ("checkpoint", "record finished work in FILE and resume from it", cxxopts::value<std::string>())
+      ("checkpoint-interval", "seconds between checkpoint writes", cxxopts::value<std::string>()->default_value("10"))
+      ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
+      ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
+      ("q,quiet", "no progress line on stderr")
+      ("h,help", "show this help");
+  // clang-format on
+  const auto args = parse_command_line(options, argc, argv);
+  if (args.count("help")) throw help_requested(options.help());
+  if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
+  count_request request;
+  const index_t n = parse_board_size(args["queens"].as<std::string>());
+  if (n > static_cast<index_t>(max_count_n))
+    throw usage_error("counting supports n from 1 to " + std::to_string(max_count_n) + ", got " +
+                      std::to_string(n) + " (the count itself would take longer than anyone has)");
+  request.n = static_cast<int>(n);
+  request.unique = args.count("unique") > 0;
+  const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+  if (threads > 1024)
+    throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
+  request.threads = static_cast<unsigned>(threads);
+  if (args.count("checkpoint")) {
+    request.checkpoint = args["checkpoint"].as<std::string>();
+    if (request.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
+  }
+  request.checkpoint_interval =
+      parse_seconds("--checkpoint-interval", args["checkpoint-interval"].as<std::string>());
+  const std::string format = args["format"].as<std::string>();
+  if (format != "text" && format != "json")
+    throw usage_error("unknown format '" + format + "' (expected text or json)");
+  request.json = format == "json";
+  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.quiet = args.count("quiet") > 0;
+  return request;
+}
+
+void show_progress(const count_progress& p, bool& shown) {
+  if (p.seconds < 1.0 || p.total == 0) return;
+  const std::uint64_t fresh = p.done - p.resumed;
+  const double rate = p.seconds > 0 ? fresh / p.seconds : 0.0;
+  const double eta = rate > 0 ? (p.total - p.done) / rate : 0.0;
+  std::fprintf(
+      stderr,
+      "\rsubproblems %llu/%llu (%.1f%%) | %.3g solutions | %.3g solutions/s | ETA %.0f s\033[K",
+      static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total),
+      100.0 * p.done / p.total, static_cast<double>(p.solutions), p.solutions / p.seconds, eta);
+  shown = true;
+}
+
+std::string text_line(const count_request& request, const count_result& result) {
+  char line[256];
+  std::snprintf(line, sizeof line, "n=%d: %llu solutions", request.n,
+                static_cast<unsigned long long>(result.solutions));
+  std::string text = line;
+  if (request.unique) text += ", " + std::to_string(result.unique) + " unique";
+  std::snprintf(line, sizeof line, " (%.3f s, %u thread%s%s)\n", result.seconds, request.threads,
+                request.threads == 1 ? "" : "s",
+                result.resumed ? ", resumed from the checkpoint" : "");
+  return text + line;
+}
+
+std::string json_line(const count_request& request, const count_result& result) {
+  nlohmann::ordered_json record;
+  record["n"] = request.n;
+  record["solutions"] = result.solutions;
+  if (request.unique) record["unique"] = result.unique;
+  record["seconds"] = result.seconds;
+  record["threads"] = request.threads;
+  record["device"] = "cpu";
+  record["subproblems"] = result.subproblems;
+  record["resumed_subproblems"] = result.resumed;
+  return record.dump() + "\n";
+}
+
+}  // namespace
+
+int run_count(int argc, char** argv) {
+  const count_request request = parse_request(argc, argv);
+  output_target output(request.output);  // a bad path fails before the count starts
+  count_settings settings;
+  settings.threads = request.threads;
+  settings.checkpoint = request.checkpoint;
+  settings.checkpoint_interval = request.checkpoint_interval;
+  settings.stop = &interrupted;
+  bool shown = false;
+  if (!request.quiet && stderr_is_terminal())
+    settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
+  // Ctrl-C or a polite kill: finish the subproblems in hand, save the checkpoint, say so.
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  const count_result result = count_solutions(request.n, settings);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (shown) std::fputs("\r\033[K", stderr);
+  if (!result.complete) {
+    std::fprintf(
+        stderr, "nqueens count: interrupted after %llu of %llu subproblems%s\n",
+        static_cast<unsigned long long>(result.subproblems_done),
+        static_cast<unsigned long long>(result.subproblems),
+        request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
+    return exit_interrupted;
+  }
+  output.sink().write(request.json ? json_line(request, result) : text_line(request, result));
+  output.commit();
+  if (result.solutions == 0) {
+    std::fprintf(stderr, "nqueens count: no solution exists for n=%d\n", request.n);
+    return exit_unsolved;
+  }
+  return exit_ok;
+}
+
+}  // namespace nq::cli

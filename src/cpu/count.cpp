@@ -1,0 +1,204 @@
+// Counting all solutions: canonical constellations pulled by worker threads from a shared
+// counter, finished work recorded in a checkpoint so that a killed count resumes exactly.
+
+#include "nqueens/count.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "core/stopwatch.hpp"
+#include "cpu/count_checkpoint.hpp"
+#include "nqueens/error.hpp"
+
+namespace nq {
+
+std::vector<std::uint16_t> frame_classes(int n) {
+  NQ_EXPECTS(n >= 4 && n <= max_count_n, "frames need n from 4 to 32");
+  std::vector<std::uint16_t> table(static_cast<std::size_t>(n) * n * n * n, 0);
+  for (int top = 0; top < n; ++top)
+    for (int bottom = 0; bottom < n; ++bottom)
+      for (int left = 0; left < n; ++left)
+        for (int right = 0; right < n; ++right) {
+          const frame f{static_cast<std::uint8_t>(top), static_cast<std::uint8_t>(bottom),
+                        static_cast<std::uint8_t>(left), static_cast<std::uint8_t>(right)};
+          if (!frame_is_valid(n, f)) continue;
+          std::uint16_t entry = canonical_frame_flag;
+          for (int g = 0; g < symmetry_count; ++g) {
+            const frame image = transform_frame(n, f, g);
+            if (frame_less(image, f)) entry = 0;
+            if (image == f && entry) entry |= static_cast<std::uint16_t>(1u << g);
+          }
+          table[frame_index(n, top, bottom, left, right)] = entry;
+        }
+  return table;
+}
+
+std::vector<count_prefix> count_subproblems(int n, int rows) {
+  NQ_EXPECTS(n >= 1 && n <= max_count_n, "counting supports n from 1 to 32");
+  std::vector<count_prefix> subs;
+  if (n < 4) return subs;
+  rows = std::clamp(rows, 1, std::min(n - 1, max_prefix_rows));
+  count_prefix prefix;
+  prefix.rows = static_cast<std::uint8_t>(rows);
+  // Depth-first over the first rows, in column order, so the list is the same on every run.
+  const auto place = [&](auto&& self, int row, std::uint32_t c, std::uint32_t l,
+                         std::uint32_t r) -> void {
+    if (row == rows) {
+      subs.push_back(prefix);
+      return;
+    }
+    std::uint32_t free = allowed_columns(n, prefix.col[0], row) & ~(c | l | r);
+    for (; free != 0; free &= free - 1) {
+      const std::uint32_t bit = free & (0u - free);
+      prefix.col[row] = static_cast<std::uint8_t>(lowest_bit_index(bit));
+      self(self, row + 1, c | bit, (l | bit) << 1, (r | bit) >> 1);
+    }
+  };
+  for (int top = 0; top <= (n - 1) / 2; ++top) {
+    prefix.col[0] = static_cast<std::uint8_t>(top);
+    const std::uint32_t bit = 1u << top;
+    place(place, 1, bit, bit << 1, bit >> 1);
+  }
+  return subs;
+}
+
+namespace {
+
+/// Shared state of one counting job: workers fill `results`, the caller's thread watches,
+/// reports and saves.
+class count_job {
+ public:
+  count_job(int n, const count_settings& settings)
+      : n_(n),
+        settings_(settings),
+        subs_(count_subproblems(n)),
+        classes_(n >= 4 ? frame_classes(n) : std::vector<std::uint16_t>{}),
+        results_(subs_.size()),
+        finished_(subs_.size(), 0) {
+    checkpoint_.n = n;
+    checkpoint_.subproblems = subs_.size();
+    if (!settings_.checkpoint.empty()) {
+      detail::read_count_checkpoint(settings_.checkpoint, n, subs_.size(), checkpoint_);
+      for (const auto& [index, counted] : checkpoint_.done) {
+        results_[index] = counted;
+        finished_[index] = 1;
+      }
+      resumed_ = checkpoint_.done.size();
+      done_ = resumed_;
+      detail::write_count_checkpoint(settings_.checkpoint,
+                                     checkpoint_);  // fails early if unwritable
+    }
+  }
+
+  count_result run() {
+    const unsigned threads = std::max(1u, settings_.threads);
+    std::vector<std::thread> workers;
+    workers.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) workers.emplace_back([this] { work(); });
+    watch();
+    for (auto& worker : workers) worker.join();
+    save();
+    return result();
+  }
+
+ private:
+  bool stop_requested() const {
+    return settings_.stop && settings_.stop->load(std::memory_order_relaxed);
+  }
+
+  void work() {
+    for (;;) {
+      if (stop_requested()) break;
+      const std::size_t index = next_.fetch_add(1, std::memory_order_relaxed);
+      if (index >= subs_.size()) break;
+      if (finished_[index]) continue;
+      if (settings_.max_subproblems &&
+          started_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_subproblems)
+        break;
+      const count_tally counted = count_prefix_completions(n_, subs_[index], classes_.data());
+      std::lock_guard lock(mutex_);
+      results_[index] = counted;
+      finished_[index] = 1;
+      checkpoint_.done.emplace(index, counted);
+      ++done_;
+      solutions_ += counted.solutions;
+    }
+    std::lock_guard lock(mutex_);
+    if (++workers_done_ == std::max(1u, settings_.threads)) all_done_.notify_all();
+  }
+
+  /// Until the workers finish: progress about 4 times a second, checkpoints at the interval.
+  void watch() {
+    double last_save = clock_.seconds();
+    std::unique_lock lock(mutex_);
+    while (workers_done_ < std::max(1u, settings_.threads)) {
+      all_done_.wait_for(lock, std::chrono::milliseconds(250));
+      if (settings_.progress)
+        settings_.progress({done_, subs_.size(), resumed_, solutions_, clock_.seconds()});
+      if (!settings_.checkpoint.empty() &&
+          clock_.seconds() - last_save >= settings_.checkpoint_interval) {
+        const detail::count_checkpoint snapshot = checkpoint_;
+        lock.unlock();
+        detail::write_count_checkpoint(settings_.checkpoint, snapshot);
+        last_save = clock_.seconds();
+        lock.lock();
+      }
+    }
+  }
+
+  void save() {
+    if (!settings_.checkpoint.empty())
+      detail::write_count_checkpoint(settings_.checkpoint, checkpoint_);
+  }
+
+  count_result result() const {
+    count_result out;
+    out.subproblems = subs_.size();
+    out.resumed = resumed_;
+    for (std::size_t i = 0; i < subs_.size(); ++i) {
+      if (!finished_[i]) continue;
+      ++out.subproblems_done;
+      out.solutions += results_[i].solutions;
+      out.unique += results_[i].unique_eighths;
+    }
+    out.unique /= symmetry_count;
+    out.complete = out.subproblems_done == subs_.size();
+    out.seconds = clock_.seconds();
+    return out;
+  }
+
+  int n_;
+  const count_settings& settings_;
+  std::vector<count_prefix> subs_;
+  std::vector<std::uint16_t> classes_;
+  std::vector<count_tally> results_;
+  std::vector<char> finished_;  // written under mutex_, or before the workers start
+  detail::count_checkpoint checkpoint_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::uint64_t> started_{0};
+  std::mutex mutex_;
+  std::condition_variable all_done_;
+  unsigned workers_done_ = 0;
+  std::uint64_t done_ = 0, resumed_ = 0, solutions_ = 0;
+  detail::stopwatch clock_;
+};
+
+}  // namespace
+
+count_result count_solutions(int n, const count_settings& settings) {
+  if (n < 1 || n > max_count_n)
+    throw usage_error("counting supports n from 1 to " + std::to_string(max_count_n) + ", got " +
+                      std::to_string(n));
+  count_job job(n, settings);
+  count_result result = job.run();
+  if (n < 4) {  // too small for frames: 1 solution for n = 1, none for n = 2 and 3
+    result.solutions = result.unique = n == 1 ? 1 : 0;
+    result.complete = true;
+  }
+  return result;
+}
+
+}  // namespace nq

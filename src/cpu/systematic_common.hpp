@@ -1,0 +1,85 @@
+#pragma once
+// What the systematic solvers share: limit checks and the order rows are tried in.
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "core/stopwatch.hpp"
+#include "nqueens/error.hpp"
+#include "nqueens/rng.hpp"
+#include "nqueens/systematic.hpp"
+
+namespace nq::detail {
+
+/// Counts expanded nodes and says when a limit is reached; the clock is read every 2^14 nodes.
+class node_budget {
+ public:
+  explicit node_budget(const search_limits& limits) : limits_(limits) {}
+  /// Counts one expansion; false when the search must stop first.
+  bool expand() {
+    if (limits_.max_steps && steps_ >= limits_.max_steps) return false;
+    if ((++steps_ & 0x3FFF) == 0 && limits_.time_limit > 0 &&
+        clock_.seconds() >= limits_.time_limit)
+      stopped_ = true;
+    return !stopped_;
+  }
+  std::uint64_t steps() const { return steps_; }
+  double seconds() const { return clock_.seconds(); }
+
+ private:
+  search_limits limits_;
+  std::uint64_t steps_ = 0;
+  bool stopped_ = false;
+  stopwatch clock_;
+};
+
+/// The rows a node tries, in order: ascending, or a fresh Fisher-Yates shuffle per node.
+class row_order {
+ public:
+  row_order(index_t n, const systematic_settings& settings)
+      : n_(static_cast<row_t>(n)), randomize_(settings.randomize), rng_(settings.seed, 0) {}
+  /// The order for a node at `col`; stays valid until the next call for the same column.
+  const row_t* draw(index_t col) {
+    if (!randomize_) return nullptr;
+    if (buffers_.size() <= col) buffers_.resize(col + 1);
+    auto& rows = buffers_[col];
+    rows.resize(n_);
+    std::iota(rows.begin(), rows.end(), row_t{0});
+    for (row_t i = n_; i > 1; --i) std::swap(rows[i - 1], rows[rng_.below(i)]);
+    return rows.data();
+  }
+  static row_t at(const row_t* order, row_t k) { return order ? order[k] : k; }
+
+ private:
+  row_t n_;
+  bool randomize_;
+  philox_stream rng_;
+  std::vector<std::vector<row_t>> buffers_;
+};
+
+/// O(1) checks: one flag per row, diagonal and anti-diagonal.
+struct occupancy_check {
+  explicit occupancy_check(index_t n) : n_(n), row_(n, 0), diag_(2 * n, 0), anti_(2 * n, 0) {}
+  bool safe(const std::vector<row_t>&, index_t col, row_t row) const {
+    return !row_[row] && !diag_[col + n_ - 1 - row] && !anti_[col + row];
+  }
+  void place(index_t col, row_t row) { set(col, row, 1); }
+  void remove(index_t col, row_t row) { set(col, row, 0); }
+
+ private:
+  void set(index_t col, row_t row, char on) {
+    row_[row] = diag_[col + n_ - 1 - row] = anti_[col + row] = on;
+  }
+  index_t n_;
+  std::vector<char> row_, diag_, anti_;
+};
+
+inline void check_systematic_n(index_t n) {
+  if (n > max_systematic_n)
+    throw usage_error(
+        "systematic search explores exponentially many boards: n=" + std::to_string(n) +
+        " is above its limit of " + std::to_string(max_systematic_n) + " (use min-conflicts)");
+}
+
+}  // namespace nq::detail
