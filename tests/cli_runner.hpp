@@ -2,6 +2,7 @@
 // Runs the nqueens binary in a scratch directory and captures what it prints.
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "scratch.hpp"
+
 namespace nq::test {
 
 struct cli_result {
@@ -20,68 +23,69 @@ struct cli_result {
   std::string err;
 };
 
-inline std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-inline void spit(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-/// A fresh directory, removed with everything in it when the test ends.
-class scratch_dir {
+/// A running `nqueens args...` in `dir`, its output captured in files there.
+class cli_process {
  public:
-  scratch_dir() {
-    std::string name = (std::filesystem::temp_directory_path() / "nq-cli-XXXXXX").string();
-    path_ = ::mkdtemp(name.data());
+  cli_process(const scratch_dir& dir, const std::vector<std::string>& args,
+              const std::string& input = "")
+      : out_(dir / ".cli-out"), err_(dir / ".cli-err") {
+    const auto in = dir / ".cli-in";
+    spit(in, input);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, in.c_str(), O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addchdir_np(&actions, dir.path().c_str());
+    std::vector<std::string> argv_text{NQ_CLI_PATH};
+    argv_text.insert(argv_text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, NQ_CLI_PATH, &actions, nullptr, argv.data(), environ) != 0) pid_ = 0;
+    posix_spawn_file_actions_destroy(&actions);
   }
-  ~scratch_dir() { std::filesystem::remove_all(path_); }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  const std::filesystem::path& path() const { return path_; }
-  /// Names of the files in the directory, excluding the runner's own capture files.
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path_)) {
-      const std::string name = entry.path().filename().string();
-      if (!name.starts_with(".cli-")) names.push_back(name);
+  cli_process(const cli_process&) = delete;
+  cli_process& operator=(const cli_process&) = delete;
+  ~cli_process() {
+    if (pid_ > 0) kill(SIGKILL), wait();
+  }
+
+  /// Whether the process has ended (it is then reaped).
+  bool finished() {
+    if (pid_ <= 0) return true;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
+    record(status);
+    return true;
+  }
+  void kill(int signal) {
+    if (pid_ > 0) ::kill(pid_, signal);
+  }
+  /// Waits for the end; the exit code, or 128 + the signal that ended it.
+  cli_result wait() {
+    if (pid_ > 0) {
+      int status = 0;
+      waitpid(pid_, &status, 0);
+      record(status);
     }
-    return names;
+    return {code_, slurp(out_), slurp(err_)};
   }
 
  private:
-  std::filesystem::path path_;
+  void record(int status) {
+    code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    pid_ = 0;
+  }
+  std::filesystem::path out_, err_;
+  pid_t pid_ = 0;
+  int code_ = -1;
 };
 
 /// Runs `nqueens args...` in `dir` with `input` on standard input.
 inline cli_result run_cli(const scratch_dir& dir, const std::vector<std::string>& args,
                           const std::string& input = "") {
-  const auto in = dir / ".cli-in", out = dir / ".cli-out", err = dir / ".cli-err";
-  spit(in, input);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, in.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, dir.path().c_str());
-  std::vector<std::string> argv_text{NQ_CLI_PATH};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  cli_result result;
-  if (posix_spawn(&pid, NQ_CLI_PATH, &actions, nullptr, argv.data(), environ) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  result.out = slurp(out);
-  result.err = slurp(err);
-  return result;
+  return cli_process(dir, args, input).wait();
 }
 
 inline std::size_t count_lines(const std::string& text) {

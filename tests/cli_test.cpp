@@ -16,6 +16,8 @@ TEST(Cli, EveryCommandHasHelp) {
                                                {"solve", "--help"},
                                                {"verify", "--help"},
                                                {"algorithms", "--help"},
+                                               {"solutions", "--help"},
+                                               {"count", "--help"},
                                                {"solve", "-h"}}) {
     const auto r = run_cli(dir, args);
     EXPECT_EQ(r.code, 0) << args.front();

@@ -1,0 +1,191 @@
+#include "nqueens/count.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "nqueens/error.hpp"
+#include "nqueens/systematic.hpp"
+#include "scratch.hpp"
+
+namespace nq {
+namespace {
+
+// OEIS A000170 (all solutions) and A002562 (fundamental solutions), n = 1..16.
+constexpr std::uint64_t a000170[] = {1,   0,   0,    2,     10,    4,      40,      92,
+                                     352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512};
+constexpr std::uint64_t a002562[] = {1,  0,  0,   1,    2,    1,     6,      12,
+                                     46, 92, 341, 1787, 9233, 45752, 285053, 1846955};
+
+count_settings with_threads(unsigned threads) {
+  count_settings settings;
+  settings.threads = threads;
+  return settings;
+}
+
+TEST(Count, MatchesOeisForNFrom1To15) {
+  for (int n = 1; n <= 15; ++n) {
+    const count_result result = count_solutions(n, with_threads(2));
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.solutions, a000170[n - 1]) << "n=" << n;
+    EXPECT_EQ(result.unique, a002562[n - 1]) << "n=" << n;
+  }
+}
+
+/// The 8 images of a board (row per column), written out from the geometry, and the least.
+std::vector<row_t> least_image(const std::vector<row_t>& rows) {
+  const row_t n = static_cast<row_t>(rows.size()), m = n - 1;
+  std::vector<row_t> least = rows, image(n);
+  std::vector<std::pair<row_t, row_t>> queens;  // (col, row)
+  for (row_t c = 0; c < n; ++c) queens.emplace_back(c, rows[c]);
+  for (int g = 1; g < 8; ++g) {
+    for (auto [c, r] : queens) {
+      row_t nc = c, nr = r;
+      if (g & 1) nc = m - nc;        // mirror left-right
+      if (g & 2) nr = m - nr;        // mirror top-bottom
+      if (g & 4) std::swap(nc, nr);  // transpose
+      image[nc] = nr;
+    }
+    least = std::min(least, image);
+  }
+  return least;
+}
+
+TEST(Count, UniqueCountsAgreeWithCanonicalisingEverySolution) {
+  for (index_t n = 1; n <= 10; ++n) {
+    std::set<std::vector<row_t>> classes;
+    for_each_solution(n, [&](std::span<const row_t> rows) {
+      classes.insert(least_image({rows.begin(), rows.end()}));
+      return true;
+    });
+    EXPECT_EQ(count_solutions(static_cast<int>(n), with_threads(1)).unique, classes.size())
+        << "n=" << n;
+  }
+}
+
+TEST(Count, CanonicalFramesWeightedByOrbitCoverEveryValidFrame) {
+  for (int n : {4, 5, 8, 11, 16}) {
+    const auto table = frame_classes(n);
+    std::uint64_t valid = 0, weighted = 0;
+    for (int t = 0; t < n; ++t)
+      for (int b = 0; b < n; ++b)
+        for (int l = 0; l < n; ++l)
+          for (int r = 0; r < n; ++r) {
+            const frame f{static_cast<std::uint8_t>(t), static_cast<std::uint8_t>(b),
+                          static_cast<std::uint8_t>(l), static_cast<std::uint8_t>(r)};
+            valid += frame_is_valid(n, f);
+            const std::uint16_t entry = table[frame_index(n, t, b, l, r)];
+            if (!(entry & canonical_frame_flag)) continue;
+            EXPECT_TRUE(frame_is_valid(n, f));
+            EXPECT_EQ(entry & 1, 1) << "the identity fixes every frame";
+            weighted += symmetry_count / __builtin_popcount(entry & 0xFF);
+          }
+    EXPECT_EQ(weighted, valid) << "n=" << n;
+  }
+}
+
+// transform_frame must agree with moving the queens of a real board.
+TEST(Count, FrameImagesMatchImagesOfBoards) {
+  const int n = 9;
+  for_each_solution(n, [&](std::span<const row_t> rows) {
+    // col_of_row for the counting side; frame read from the board directly.
+    std::vector<int> col_of_row(n);
+    for (int c = 0; c < n; ++c) col_of_row[rows[c]] = c;
+    const auto frame_of = [&](const std::vector<int>& board) {
+      frame f;
+      f.top = static_cast<std::uint8_t>(board[0]);
+      f.bottom = static_cast<std::uint8_t>(board[n - 1]);
+      for (int r = 0; r < n; ++r) {
+        if (board[r] == 0) f.left = static_cast<std::uint8_t>(r);
+        if (board[r] == n - 1) f.right = static_cast<std::uint8_t>(r);
+      }
+      return f;
+    };
+    for (int g = 0; g < symmetry_count; ++g) {
+      std::vector<int> image(n);
+      for (int r = 0; r < n; ++r) {
+        int rr = r, cc = col_of_row[r];
+        apply_symmetry(g, n, rr, cc);
+        image[rr] = cc;
+      }
+      EXPECT_EQ(transform_frame(n, frame_of(col_of_row), g), frame_of(image)) << "g=" << g;
+    }
+    return true;
+  });
+}
+
+TEST(Count, TotalsDoNotDependOnThreads) {
+  const count_result one = count_solutions(13, with_threads(1));
+  for (unsigned threads : {2u, 3u, 8u}) {
+    const count_result more = count_solutions(13, with_threads(threads));
+    EXPECT_EQ(more.solutions, one.solutions) << threads;
+    EXPECT_EQ(more.unique, one.unique) << threads;
+  }
+}
+
+TEST(Count, RefusesBoardsItCannotCount) {
+  EXPECT_THROW(count_solutions(0, {}), usage_error);
+  EXPECT_THROW(count_solutions(33, {}), usage_error);
+}
+
+class CountCheckpoint : public ::testing::Test {
+ protected:
+  test::scratch_dir dir;
+  std::string path = (dir / "count.json").string();
+};
+
+TEST_F(CountCheckpoint, AStoppedCountResumesToTheSameTotals) {
+  const count_result whole = count_solutions(12, with_threads(2));
+  count_settings settings = with_threads(2);
+  settings.checkpoint = path;
+  settings.max_subproblems = 40;
+  const count_result part = count_solutions(12, settings);
+  EXPECT_FALSE(part.complete);
+  EXPECT_EQ(part.subproblems_done, 40u);
+  EXPECT_LT(part.solutions, whole.solutions);
+  settings.max_subproblems = 100;
+  const count_result more = count_solutions(12, settings);
+  EXPECT_EQ(more.resumed, 40u);
+  EXPECT_EQ(more.subproblems_done, 140u);
+  settings.max_subproblems = 0;
+  const count_result rest = count_solutions(12, settings);
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.resumed, 140u);
+  EXPECT_EQ(rest.solutions, whole.solutions);
+  EXPECT_EQ(rest.unique, whole.unique);
+  // A finished checkpoint answers at once.
+  const count_result again = count_solutions(12, settings);
+  EXPECT_EQ(again.resumed, again.subproblems);
+  EXPECT_EQ(again.solutions, whole.solutions);
+}
+
+TEST_F(CountCheckpoint, RejectsCorruptOrForeignFiles) {
+  count_settings settings;
+  settings.checkpoint = path;
+  settings.max_subproblems = 5;
+  count_solutions(10, settings);
+  const std::string good = test::slurp(path);
+  ASSERT_NE(good.find("\"done\""), std::string::npos);
+  EXPECT_THROW(count_solutions(11, settings), usage_error);  // made for n = 10
+  for (const std::string& bad :
+       {std::string(), std::string("not json"), good.substr(0, good.size() / 2),
+        std::string(R"({"format":"nqueens-count-checkpoint","version":1,"n":10})"),
+        std::string(R"({"format":"nqueens-count-checkpoint","version":1,"n":10,"subproblems":)") +
+            std::to_string(count_subproblems(10).size()) + R"(,"done":[[99999,1,8]]})"}) {
+    test::spit(path, bad);
+    EXPECT_THROW(count_solutions(10, settings), usage_error) << bad;
+  }
+}
+
+TEST_F(CountCheckpoint, RejectsAPathThatCannotBeWritten) {
+  count_settings settings;
+  settings.checkpoint = (dir / "missing" / "count.json").string();
+  EXPECT_THROW(count_solutions(8, settings), usage_error);
+  settings.checkpoint = dir.path().string();
+  EXPECT_THROW(count_solutions(8, settings), usage_error);
+}
+
+}  // namespace
+}  // namespace nq
