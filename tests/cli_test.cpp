@@ -179,7 +179,7 @@ TEST(Cli, ListsAlgorithms) {
     EXPECT_TRUE(entry.contains("summary"));
     EXPECT_TRUE(entry.contains("steps"));
     // Every listed algorithm actually solves.
-    EXPECT_EQ(run_cli(dir, {"solve", "-n", "20", "--algo", entry["name"]}).code, 0)
+    EXPECT_EQ(run_cli(dir, {"solve", "-n", "10", "--algo", entry["name"]}).code, 0)
         << entry["name"];
   }
 }
