@@ -7,43 +7,18 @@ Usage: bench/bench_solve.py [--binary build/nqueens] [--sizes 1e5,1e6,1e7,1e8] [
 """
 
 import argparse
-import datetime
-import json
-import os
 import pathlib
-import platform
 import re
 import statistics
 import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from bench_common import ROOT, append_records, default_output, machine_record, repo_relative
+
 # Targets for a 2-core CI-class machine, whole process (issue 2).
 TARGET_SECONDS = {10**6: 0.1, 10**7: 1.5, 10**8: 20.0}
 TARGET_BYTES_PER_QUEEN = 10.0
-
-
-def cpu_model():
-    try:
-        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def memory_total_bytes():
-    for line in pathlib.Path("/proc/meminfo").read_text().splitlines():
-        if line.startswith("MemTotal:"):
-            return int(line.split()[1]) * 1024
-    return None
-
-
-def git(*args):
-    result = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
-    return result.stdout.strip() if result.returncode == 0 else None
 
 
 def run_once(binary, n, seed):
@@ -73,22 +48,8 @@ def main():
     parser.add_argument("--output", help="JSON lines file (default bench/results/<date>-cpu.jsonl)")
     args = parser.parse_args()
 
-    version = subprocess.run([args.binary, "--version"], capture_output=True, text=True).stdout.strip()
-    build_type = re.search(r"\((\w+) build", version)
-    date = datetime.date.today().isoformat()
-    output = pathlib.Path(args.output or ROOT / "bench" / "results" / f"{date}-cpu.jsonl")
-    machine = {
-        "device": "cpu",
-        "device_name": cpu_model(),
-        "cores": os.cpu_count(),
-        "memory_total_bytes": memory_total_bytes(),
-        "kernel": platform.release(),
-        "version": version,
-        "build_type": build_type.group(1) if build_type else None,
-        "git_sha": git("rev-parse", "--short", "HEAD"),
-        "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
-        "date": date,
-    }
+    machine = machine_record(args.binary)
+    output = pathlib.Path(args.output or default_output(machine["date"]))
 
     records = []
     print(f"{'n':>11} {'wall median':>12} {'wall min':>9} {'solver':>8} {'peak RSS':>10} {'B/queen':>8} target")
@@ -119,7 +80,7 @@ def main():
             # dominate the bytes per queen.
             "meets_target": None if target is None
             else statistics.median(walls) <= target and peak / n <= TARGET_BYTES_PER_QUEEN,
-            "command": runs[0]["command"].replace(" --seed 1 ", " --seed S ").replace(str(ROOT) + "/", ""),
+            "command": repo_relative(runs[0]["command"].replace(" --seed 1 ", " --seed S ")),
             **machine,
         }
         records.append(record)
@@ -128,11 +89,7 @@ def main():
               f"{'' if target is None else ('ok' if record['meets_target'] else 'MISSED')} "
               f"{'' if target is None else f'(<= {target} s)'}", flush=True)
 
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("a") as out:
-        for record in records:
-            out.write(json.dumps(record) + "\n")
-    print(f"appended {len(records)} records to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    append_records(output, records)
     return 0 if all(r["meets_target"] is not False for r in records) else 1
 
 

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Times `nqueens count -n N --threads T --unique` (whole process, wall clock), medians over
+repeats after one warm-up run, next to the mirror-symmetry yardstick (bench/mirror_baseline.cpp)
+on the same machine. Appends one JSON record per case to bench/results/<date>-cpu.jsonl.
+
+Usage: bench/bench_count.py [--binary build/nqueens] [--sizes 14,15,16] [--threads 1,2]
+                            [--repeats 3] [--baseline build/mirror_baseline]
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+from bench_common import ROOT, append_records, default_output, machine_record, repo_relative
+
+# Issue 4's target for a 2-core CI-class machine: count -n 16 --threads 1 within a second.
+TARGET_SECONDS = {(16, 1): 1.0}
+
+
+def timed(command):
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"bench: {' '.join(command)} exited {result.returncode}:\n{result.stderr}")
+    return wall, json.loads(result.stdout)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=str(ROOT / "build" / "nqueens"))
+    parser.add_argument("--baseline", default=str(ROOT / "build" / "mirror_baseline"),
+                        help="the yardstick; skipped when the file does not exist")
+    parser.add_argument("--sizes", default="14,15,16")
+    parser.add_argument("--threads", default=f"1,{os.cpu_count()}")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--output", help="JSON lines file (default bench/results/<date>-cpu.jsonl)")
+    args = parser.parse_args()
+    machine = machine_record(args.binary)
+    output = pathlib.Path(args.output or default_output(machine["date"]))
+    thread_counts = sorted({int(t) for t in args.threads.split(",")})
+
+    records = []
+    print(f"{'n':>3} {'threads':>7} {'wall median':>12} {'solutions/s':>12} {'vs mirror':>10} target")
+    for n in (int(s) for s in args.sizes.split(",")):
+        baseline = None
+        if pathlib.Path(args.baseline).exists():
+            timed([args.baseline, str(n)])
+            baseline = statistics.median(timed([args.baseline, str(n)])[0] for _ in range(args.repeats))
+        for threads in thread_counts:
+            command = [args.binary, "count", "-n", str(n), "--threads", str(threads), "--unique",
+                       "--format", "json", "-q"]
+            timed(command)  # warm-up
+            runs = [timed(command) for _ in range(args.repeats)]
+            walls = [wall for wall, _ in runs]
+            answer = runs[0][1]
+            target = TARGET_SECONDS.get((n, threads))
+            record = {
+                "workload": "count",
+                "n": n,
+                "threads": threads,
+                "solutions": answer["solutions"],
+                "unique": answer["unique"],
+                "subproblems": answer["subproblems"],
+                "repeats": args.repeats,
+                "wall_seconds_median": statistics.median(walls),
+                "wall_seconds_min": min(walls),
+                "wall_seconds_max": max(walls),
+                "count_seconds_median": statistics.median(r["seconds"] for _, r in runs),
+                "solutions_per_second": answer["solutions"] / statistics.median(walls),
+                "mirror_baseline_seconds": baseline,
+                "speedup_vs_mirror_baseline": baseline / statistics.median(walls) if baseline else None,
+                "target_wall_seconds": target,
+                "meets_target": None if target is None else statistics.median(walls) <= target,
+                "command": repo_relative(" ".join(command)),
+                **machine,
+            }
+            records.append(record)
+            vs = f"{record['speedup_vs_mirror_baseline']:.2f}x" if baseline else "-"
+            verdict = "" if target is None else ("ok" if record["meets_target"] else "MISSED") + f" (<= {target} s)"
+            print(f"{n:>3} {threads:>7} {record['wall_seconds_median']:>11.3f}s "
+                  f"{record['solutions_per_second']:>12.3g} {vs:>10} {verdict}", flush=True)
+    append_records(output, records)
+    return 0 if all(r["meets_target"] is not False for r in records) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
