@@ -156,12 +156,17 @@ NQ_HD constexpr std::uint32_t frame_index(int n, int top, int bottom, int left, 
   return ((static_cast<std::uint32_t>(top) * n + bottom) * n + left) * n + right;
 }
 
-/// @brief The columns row `row` may use once the row-0 queen stands at column `top`. Only
-/// frames whose least corner distance is `top` can be canonical (`top` is the canonical
-/// frame's first key), so the queens in columns 0 and n-1 keep to rows top..n-1-top and the
-/// queen in row n-1 to columns top..n-1-top. Precondition: top <= (n-1)/2.
-NQ_HD constexpr std::uint32_t allowed_columns(int n, int top, int row) {
+/// @brief The columns row `row` may use once the row-0 queen stands at column `top` and the
+/// row-1 queen at column `second`. Only frames whose least corner distance is `top` can be
+/// canonical (`top` is the canonical frame's first key), so the queens in columns 0 and n-1
+/// keep to rows top..n-1-top and the queen in row n-1 to columns top..n-1-top.
+/// A corner queen (top = 0) leaves the frame nearly free, so corner solutions are told apart
+/// by the transposition instead: it swaps the row-1 queen's column with the column-1 queen's
+/// row, which always differ, and only the solution whose row-1 column is smaller is counted:
+/// the column-1 queen keeps below row `second`. Precondition: top <= (n-1)/2.
+NQ_HD constexpr std::uint32_t allowed_columns(int n, int top, int second, int row) {
   const std::uint32_t board = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
+  if (top == 0) return row >= 2 && row <= second ? board & ~2u : board;
   if (row == n - 1) return (board >> top) & ~((1u << top) - 1u);
   if (row < top || row > n - 1 - top) return board & ~(1u | 1u << (n - 1));
   return board;
@@ -188,14 +193,14 @@ struct count_tally {
 /// @brief Counts the solutions completing `prefix` whose frame is canonical, each weighted by
 /// its orbit: a bitboard search over rows prefix.rows..n-2, the last row enumerated from a
 /// mask. `frame_class` is the table of n^4 entries described above. Preconditions: 4 <= n <= 32,
-/// 1 <= prefix.rows <= n-1, and the prefix places non-attacking queens in allowed columns.
+/// 2 <= prefix.rows <= n-1, and the prefix places non-attacking queens in allowed columns.
 NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& prefix,
                                                   const std::uint16_t* frame_class) {
   const int last = n - 1;
   const int top = prefix.col[0];
   int board[max_count_n] = {};
   std::uint32_t allowed[max_count_n];
-  for (int row = 0; row < n; ++row) allowed[row] = allowed_columns(n, top, row);
+  for (int row = 0; row < n; ++row) allowed[row] = allowed_columns(n, top, prefix.col[1], row);
   std::uint32_t c = 0, l = 0, r = 0;
   for (int row = 0; row < prefix.rows; ++row) {
     const std::uint32_t bit = 1u << prefix.col[row];
@@ -205,6 +210,11 @@ NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& pre
   count_tally tally;
   const auto leaves = [&](std::uint32_t last_row) {
     for (; last_row != 0; last_row &= last_row - 1) {
+      if (top == 0) {  // a corner solution: never symmetric, and one of its two per orbit here
+        tally.solutions += symmetry_count;
+        tally.unique_eighths += symmetry_count;
+        continue;
+      }
       board[last] = lowest_bit_index(last_row);
       int left = 0, right = 0;
       for (int row = 0; row < n; ++row) {

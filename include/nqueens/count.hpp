@@ -22,7 +22,8 @@ std::vector<std::uint16_t> frame_classes(int n);
 inline constexpr int default_split_rows = 3;
 
 /// @brief The subproblems of a count, in order: every placement of non-attacking queens in the
-/// first `rows` rows (allowed columns only, row-0 queen in the left half). Empty for n < 4.
+/// first `rows` rows, at least 2 (allowed columns only, row-0 queen in the left half). Empty
+/// for n < 4.
 std::vector<count_prefix> count_subproblems(int n, int rows = default_split_rows);
 
 /// @brief A snapshot for progress displays.

@@ -40,7 +40,7 @@ std::vector<count_prefix> count_subproblems(int n, int rows) {
   NQ_EXPECTS(n >= 1 && n <= max_count_n, "counting supports n from 1 to 32");
   std::vector<count_prefix> subs;
   if (n < 4) return subs;
-  rows = std::clamp(rows, 1, std::min(n - 1, max_prefix_rows));
+  rows = std::clamp(rows, 2, std::min(n - 1, max_prefix_rows));
   count_prefix prefix;
   prefix.rows = static_cast<std::uint8_t>(rows);
   // Depth-first over the first rows, in column order, so the list is the same on every run.
@@ -50,7 +50,7 @@ std::vector<count_prefix> count_subproblems(int n, int rows) {
       subs.push_back(prefix);
       return;
     }
-    std::uint32_t free = allowed_columns(n, prefix.col[0], row) & ~(c | l | r);
+    std::uint32_t free = allowed_columns(n, prefix.col[0], prefix.col[1], row) & ~(c | l | r);
     for (; free != 0; free &= free - 1) {
       const std::uint32_t bit = free & (0u - free);
       prefix.col[row] = static_cast<std::uint8_t>(lowest_bit_index(bit));
