@@ -1,7 +1,5 @@
 // Recursive backtracking: the plain textbook version and the one with occupancy arrays.
 
-#include <cstdlib>
-
 #include "cpu/systematic_common.hpp"
 
 namespace nq {
@@ -11,11 +9,7 @@ namespace {
 struct scan_check {
   explicit scan_check(index_t) {}
   bool safe(const std::vector<row_t>& board, index_t col, row_t row) const {
-    for (index_t c = 0; c < col; ++c) {
-      const std::int64_t dr = static_cast<std::int64_t>(board[c]) - row;
-      if (dr == 0 || static_cast<index_t>(std::llabs(dr)) == col - c) return false;
-    }
-    return true;
+    return detail::safe_from_placed(board.data(), col, row);
   }
   void place(index_t, row_t) {}
   void remove(index_t, row_t) {}

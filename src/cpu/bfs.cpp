@@ -5,19 +5,6 @@
 #include "cpu/systematic_common.hpp"
 
 namespace nq {
-namespace {
-
-bool safe(const row_t* board, index_t col, row_t row) {
-  for (index_t c = 0; c < col; ++c) {
-    const row_t other = board[c];
-    const index_t distance = other > row ? other - row : row - other;
-    if (distance == 0 || distance == col - c) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 solve_result solve_bfs(index_t n, const systematic_settings& settings) {
   detail::check_systematic_n(n);
   NQ_EXPECTS(!settings.randomize, "bfs takes no row order");
@@ -37,7 +24,7 @@ solve_result solve_bfs(index_t n, const systematic_settings& settings) {
       }
       const row_t* board = frontier.data() + b * level;
       for (row_t row = 0; row < n; ++row) {
-        if (!safe(board, level, row)) continue;
+        if (!detail::safe_from_placed(board, level, row)) continue;
         if (level + 1 == n) {  // the first complete board ends the search
           result.queen_row.assign(board, board + level);
           result.queen_row.push_back(row);

@@ -67,8 +67,8 @@ std::vector<count_prefix> count_subproblems(int n, int rows) {
 
 namespace {
 
-/// Shared state of one counting job: workers fill `results`, the caller's thread watches,
-/// reports and saves.
+/// Shared state of one counting job: workers record finished subproblems in `checkpoint_`
+/// (saved to disk only when asked), the caller's thread watches, reports and saves.
 class count_job {
  public:
   count_job(int n, const count_settings& settings)
@@ -76,28 +76,26 @@ class count_job {
         settings_(settings),
         subs_(count_subproblems(n)),
         classes_(n >= 4 ? frame_classes(n) : std::vector<std::uint16_t>{}),
-        results_(subs_.size()),
+        threads_(std::max(1u, settings.threads)),
         finished_(subs_.size(), 0) {
     checkpoint_.n = n;
     checkpoint_.subproblems = subs_.size();
     if (!settings_.checkpoint.empty()) {
       detail::read_count_checkpoint(settings_.checkpoint, n, subs_.size(), checkpoint_);
       for (const auto& [index, counted] : checkpoint_.done) {
-        results_[index] = counted;
         finished_[index] = 1;
+        solutions_ += counted.solutions;
       }
       resumed_ = checkpoint_.done.size();
-      done_ = resumed_;
       detail::write_count_checkpoint(settings_.checkpoint,
                                      checkpoint_);  // fails early if unwritable
     }
   }
 
   count_result run() {
-    const unsigned threads = std::max(1u, settings_.threads);
     std::vector<std::thread> workers;
-    workers.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) workers.emplace_back([this] { work(); });
+    workers.reserve(threads_);
+    for (unsigned t = 0; t < threads_; ++t) workers.emplace_back([this] { work(); });
     watch();
     for (auto& worker : workers) worker.join();
     save();
@@ -120,24 +118,23 @@ class count_job {
         break;
       const count_tally counted = count_prefix_completions(n_, subs_[index], classes_.data());
       std::lock_guard lock(mutex_);
-      results_[index] = counted;
       finished_[index] = 1;
       checkpoint_.done.emplace(index, counted);
-      ++done_;
       solutions_ += counted.solutions;
     }
     std::lock_guard lock(mutex_);
-    if (++workers_done_ == std::max(1u, settings_.threads)) all_done_.notify_all();
+    if (++workers_done_ == threads_) all_done_.notify_all();
   }
 
   /// Until the workers finish: progress about 4 times a second, checkpoints at the interval.
   void watch() {
     double last_save = clock_.seconds();
     std::unique_lock lock(mutex_);
-    while (workers_done_ < std::max(1u, settings_.threads)) {
+    while (workers_done_ < threads_) {
       all_done_.wait_for(lock, std::chrono::milliseconds(250));
       if (settings_.progress)
-        settings_.progress({done_, subs_.size(), resumed_, solutions_, clock_.seconds()});
+        settings_.progress(
+            {checkpoint_.done.size(), subs_.size(), resumed_, solutions_, clock_.seconds()});
       if (!settings_.checkpoint.empty() &&
           clock_.seconds() - last_save >= settings_.checkpoint_interval) {
         const detail::count_checkpoint snapshot = checkpoint_;
@@ -158,11 +155,10 @@ class count_job {
     count_result out;
     out.subproblems = subs_.size();
     out.resumed = resumed_;
-    for (std::size_t i = 0; i < subs_.size(); ++i) {
-      if (!finished_[i]) continue;
-      ++out.subproblems_done;
-      out.solutions += results_[i].solutions;
-      out.unique += results_[i].unique_eighths;
+    out.subproblems_done = checkpoint_.done.size();
+    for (const auto& [index, counted] : checkpoint_.done) {
+      out.solutions += counted.solutions;
+      out.unique += counted.unique_eighths;
     }
     out.unique /= symmetry_count;
     out.complete = out.subproblems_done == subs_.size();
@@ -174,7 +170,7 @@ class count_job {
   const count_settings& settings_;
   std::vector<count_prefix> subs_;
   std::vector<std::uint16_t> classes_;
-  std::vector<count_tally> results_;
+  unsigned threads_;
   std::vector<char> finished_;  // written under mutex_, or before the workers start
   detail::count_checkpoint checkpoint_;
   std::atomic<std::size_t> next_{0};
@@ -182,7 +178,7 @@ class count_job {
   std::mutex mutex_;
   std::condition_variable all_done_;
   unsigned workers_done_ = 0;
-  std::uint64_t done_ = 0, resumed_ = 0, solutions_ = 0;
+  std::uint64_t resumed_ = 0, solutions_ = 0;
   detail::stopwatch clock_;
 };
 

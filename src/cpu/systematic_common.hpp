@@ -58,6 +58,17 @@ class row_order {
   std::vector<std::vector<row_t>> buffers_;
 };
 
+/// Whether a queen at (col, row) is safe from the queens in columns 0..col-1: the plain O(n)
+/// check of backtrack and bfs.
+inline bool safe_from_placed(const row_t* board, index_t col, row_t row) {
+  for (index_t c = 0; c < col; ++c) {
+    const row_t other = board[c];
+    const index_t distance = other > row ? other - row : row - other;
+    if (distance == 0 || distance == col - c) return false;
+  }
+  return true;
+}
+
 /// O(1) checks: one flag per row, diagonal and anti-diagonal.
 struct occupancy_check {
   explicit occupancy_check(index_t n) : n_(n), row_(n, 0), diag_(2 * n, 0), anti_(2 * n, 0) {}
