@@ -16,5 +16,7 @@ int run_verify(int argc, char** argv);
 int run_algorithms(int argc, char** argv);
 int run_solutions(int argc, char** argv);
 int run_count(int argc, char** argv);
+int run_batch_command(int argc, char** argv);
+int run_shell(int argc, char** argv);
 
 }  // namespace nq::cli

@@ -25,6 +25,8 @@ Commands:
   algorithms  list the algorithms solve --algo accepts
   solutions   print every solution (or the first K) in lexicographic order
   count       count all solutions, and the fundamental ones (n up to 32)
+  batch       many independent runs of a local search, with statistics and sweeps
+  shell       an interactive prompt: make a board, show it, run algorithms on it
 
 Run nqueens <command> --help for a command's options. nqueens --version prints the build.
 
@@ -58,9 +60,11 @@ int dispatch(int argc, char** argv) {
   if (command == "algorithms") return nq::cli::run_algorithms(argc - 1, argv + 1);
   if (command == "solutions") return nq::cli::run_solutions(argc - 1, argv + 1);
   if (command == "count") return nq::cli::run_count(argc - 1, argv + 1);
+  if (command == "batch") return nq::cli::run_batch_command(argc - 1, argv + 1);
+  if (command == "shell") return nq::cli::run_shell(argc - 1, argv + 1);
   throw nq::usage_error("unknown command '" + std::string(command) +
-                        "' (expected solve, verify, algorithms, solutions or count; see nqueens "
-                        "--help)");
+                        "' (expected solve, verify, algorithms, solutions, count, batch or shell; "
+                        "see nqueens --help)");
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cli/local_options.hpp"
+#include "cli/trace_writer.hpp"
 #include "core/memory.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/construction.hpp"
@@ -31,7 +33,14 @@ struct solve_request {
   bool randomize = false;
   std::uint64_t max_memory = std::uint64_t{1} << 30;  // bfs frontier
   bool quiet = false;
+  std::optional<local_algorithm> local;  // a local search, with its settings
+  local_search_settings local_settings;
+  std::string trace;
 };
+
+bool is_chain(const solve_request& request) {
+  return request.local && *request.local != local_algorithm::min_conflicts;
+}
 
 bool is_systematic(const std::string& algorithm) {
   return algorithm == "backtrack" || algorithm == "backtrack-opt" || algorithm == "dfs" ||
@@ -72,11 +81,14 @@ solve_request parse_request(int argc, char** argv) {
       ("randomize", "backtrack, backtrack-opt, dfs: shuffle each node's row order from --seed")
       ("max-memory", "bfs: stop before the frontier needs more than this, e.g. 512M (default 1G)",
        cxxopts::value<std::string>())
+      ("trace", "local search: write the cost after every step to FILE (CSV), atomically",
+       cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
   // clang-format on
-  const auto args = parse_command_line(options, argc, argv);
-  if (args.count("help")) throw help_requested(options.help());
+  add_local_options(options);
+  const auto args = parse_local_command_line(options, argc, argv);
+  if (args.count("help")) throw help_requested(local_help(options.help()));
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
   solve_request request;
   request.n = parse_board_size(args["queens"].as<std::string>());
@@ -100,12 +112,44 @@ solve_request parse_request(int argc, char** argv) {
     request.max_memory = parse_byte_size(args["max-memory"].as<std::string>());
   }
   request.quiet = args.count("quiet") > 0;
+  request.local = select_local_algorithm(request.algorithm, args);
+  if (request.local) {
+    request.local_settings = parse_local_options(args, *request.local, request.n);
+    check_local_size(*request.local, request.n);
+    read_generations(args, request.limits);
+  } else {
+    reject_local_options(args, request.algorithm);
+  }
+  if (args.count("trace")) {
+    if (!is_chain(request))
+      throw usage_error("--trace is available for the local-search algorithms (not " +
+                        request.algorithm +
+                        (request.local ? " --variant permutation" : std::string()) + ")");
+    request.trace = args["trace"].as<std::string>();
+  }
   return request;
 }
 
 std::uint64_t memory_needed(const solve_request& request) {
-  if (request.algorithm == "min-conflicts") return min_conflicts_memory_bytes(request.n);
-  return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
+  const index_t n = request.n;
+  const std::uint64_t base = n * sizeof(row_t) + (std::uint64_t{1} << 20);
+  if (!request.local) return base;
+  const auto& s = request.local_settings;
+  switch (*request.local) {
+    case local_algorithm::min_conflicts:
+      return min_conflicts_memory_bytes(n);
+    case local_algorithm::first_choice:  // the order of the n(n-1) moves
+      return base + 4 * n * (n - 1);
+    case local_algorithm::beam:  // two beams of boards and lines
+      return base + 2 * std::uint64_t{s.beam.width} * n * 16;
+    case local_algorithm::ga:  // two populations
+      return base + 2 *
+                        std::uint64_t{s.genetic.population ? s.genetic.population
+                                                           : default_population(n)} *
+                        n * sizeof(row_t);
+    default:
+      return base + 16 * n;
+  }
 }
 
 void check_memory(const solve_request& request) {
@@ -137,9 +181,17 @@ solve_result run_systematic(const solve_request& request) {
   return solve_bfs(request.n, settings);
 }
 
-solve_result run_algorithm(const solve_request& request, progress_line& progress) {
+solve_result run_algorithm(const solve_request& request, progress_line& progress,
+                           trace_writer* trace) {
   if (request.algorithm == "constructive") return solve_constructive(request.n);
   if (is_systematic(request.algorithm)) return run_systematic(request);
+  if (is_chain(request)) {
+    local_run run;
+    run.seed = request.seed;
+    run.limits = request.limits;
+    if (trace) run.trace = trace->callback();
+    return solve_local(request.n, request.local_settings, run);
+  }
   min_conflicts_settings settings;
   settings.seed = request.seed;
   settings.limits = request.limits;
@@ -158,6 +210,12 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   record["steps"] = result.steps;
   record["restarts"] = result.restarts;
   record["seconds"] = result.seconds;
+  if (request.local) {
+    nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : local_parameters(request.local_settings, request.n))
+      parameters[name] = value;
+    record["parameters"] = parameters;
+  }
   std::string head = record.dump();
   head.pop_back();  // the rows follow, streamed: a board of 10^8 queens is no document tree
   out.write(head);
@@ -205,6 +263,27 @@ void write_result(byte_sink& out, const solve_request& request, const solve_resu
   }
 }
 
+void report_failure(const solve_request& request, const solve_result& result) {
+  const auto& lim = request.limits;
+  std::uint64_t max_steps = lim.max_steps;
+  if (!max_steps && request.local) max_steps = default_max_steps(*request.local);
+  const auto steps = static_cast<unsigned long long>(result.steps);
+  if (max_steps && result.steps >= max_steps) {
+    std::fprintf(stderr, "nqueens solve: no solution found within the step limit (%llu steps%s)\n",
+                 steps, lim.max_steps ? "" : ", the algorithm's default; see --max-steps");
+  } else if (lim.time_limit > 0 && result.seconds >= lim.time_limit) {
+    std::fprintf(stderr,
+                 "nqueens solve: no solution found within the time limit (%llu steps, %.3f s)\n",
+                 steps, result.seconds);
+  } else {
+    std::fprintf(stderr,
+                 "nqueens solve: no solution found: %s stopped after %llu steps with %llu "
+                 "attacking pairs left (try another --seed, or a restarting algorithm)\n",
+                 request.algorithm.c_str(), steps,
+                 static_cast<unsigned long long>(result.conflicts));
+  }
+}
+
 }  // namespace
 
 int run_solve(int argc, char** argv) {
@@ -216,11 +295,14 @@ int run_solve(int argc, char** argv) {
   // Board formats have nothing to show without a solution, so no file is created for them.
   std::optional<output_target> output;
   if (record || exists) output.emplace(request.output);
+  std::optional<trace_writer> trace;
+  if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
   solve_result result;
   if (exists) {
     progress_line progress(!request.quiet && stderr_is_terminal());
-    result = run_algorithm(request, progress);
+    result = run_algorithm(request, progress, trace ? &*trace : nullptr);
   }
+  if (trace) trace->commit();
   if (record || result.solved) {
     write_result(output->sink(), request, result);
     output->commit();
@@ -229,11 +311,7 @@ int run_solve(int argc, char** argv) {
     std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
                  static_cast<unsigned long long>(request.n));
   } else if (!result.solved) {
-    const auto& lim = request.limits;
-    const bool step_limit = lim.max_steps && result.steps >= lim.max_steps;
-    std::fprintf(stderr, "nqueens solve: no solution found within the %s (%llu steps, %.3f s)\n",
-                 step_limit ? "step limit" : "time limit",
-                 static_cast<unsigned long long>(result.steps), result.seconds);
+    report_failure(request, result);
   }
   return result.solved ? exit_ok : exit_unsolved;
 }

@@ -6,11 +6,49 @@
 namespace nq {
 namespace {
 
-constexpr std::array<algorithm_info, 6> registry{{
+constexpr std::array<algorithm_info, 18> registry{{
+    {"hc",
+     "steepest-ascent hill climbing: the best of all n(n-1) moves while it is strictly better "
+     "(ties at random); stops at a local minimum or plateau",
+     "moves made"},
+    {"hc-sideways",
+     "hill climbing that also takes equal moves, up to --sideways in a row (default 100)",
+     "moves made"},
+    {"hc-restart",
+     "hill climbing with sideways moves, restarting from a fresh random board when stuck",
+     "moves made, over all restarts"},
+    {"first-choice",
+     "first-choice hill climbing: neighbours in random order, the first strictly better taken",
+     "moves made"},
     {"min-conflicts",
-     "permutation min-conflicts for huge n (Sosic-Gu QS4 style): greedy placement, then "
-     "random-partner swaps of attacked queens; restarts when stuck",
-     "candidate rows drawn + swaps tried"},
+     "permutation min-conflicts for huge n (Sosic-Gu QS4 style); --variant column: the textbook "
+     "version (a random attacked queen to its least-attacked row, --restarts R)",
+     "permutation: candidate rows drawn + swaps tried; column: queens picked"},
+    {"sa",
+     "simulated annealing: random neighbour, worse moves taken with probability exp(-d/T); "
+     "T0 = n^2, cooling 0.95 per step, floor 0.01, 50,000 steps",
+     "neighbours tried"},
+    {"random", "a fresh random board every step (1,000,000 by default)", "boards drawn"},
+    {"random-opt", "one random queen to a random row per step, kept unless worse",
+     "neighbours tried"},
+    {"hc-random-p",
+     "hill climbing where, with probability --p (0.23), --q (2) random queens jump instead",
+     "iterations (hill-climbing steps and jumps)"},
+    {"hc-anneal-p",
+     "as hc-random-p, with p cooling like a temperature on hill-climbing steps (--cooling 0.99, "
+     "--p-min 0.01)",
+     "iterations (hill-climbing steps and jumps)"},
+    {"hc-memory",
+     "hill climbing with memory: when a step does not improve the cost, --q (4) queens jump",
+     "iterations"},
+    {"beam",
+     "local beam search: --beam-width (16) states, all successors pooled, the best kept; "
+     "--stochastic draws them by fitness",
+     "generations"},
+    {"ga",
+     "genetic algorithm: tournament selection, single-point crossover (0.9), mutation (0.15), "
+     "elitism; --encoding permutation: order crossover and swaps",
+     "generations"},
     {"constructive", "the explicit O(n) solution by the classic n mod 6 rule; no search",
      "columns placed"},
     {"backtrack",

@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// @brief Batches of independent local-search runs on CPU threads, and their statistics. Run i
+/// draws from stream (seed, i), so every figure but the timings is the same for any number of
+/// threads. Host-side API.
+
+#include <functional>
+
+#include "nqueens/local_search.hpp"
+
+namespace nq {
+
+/// @brief How a batch is run.
+struct batch_settings {
+  std::uint64_t runs = 1000;  ///< independent runs
+  unsigned threads = 0;       ///< worker threads; 0 means every hardware thread
+  std::uint64_t seed = 1;     ///< run i uses stream (seed, i)
+  search_limits limits;       ///< per run; max_steps 0 means the algorithm's default
+  /// Called from the calling thread about four times a second: runs finished, seconds so far.
+  std::function<void(std::uint64_t done, double seconds)> progress;
+};
+
+/// @brief Steps of a group of runs (the successes, or the failures).
+struct step_summary {
+  std::uint64_t runs = 0;
+  double mean = 0.0;    ///< 0 when there are no runs
+  double median = 0.0;  ///< the middle value, or the mean of the two middle values
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+};
+
+/// @brief What a batch found.
+struct batch_stats {
+  std::uint64_t runs = 0;
+  std::uint64_t solved = 0;
+  double success_rate = 0.0;
+  double success_low = 0.0;  ///< 95% Wilson score interval
+  double success_high = 0.0;
+  step_summary success;        ///< steps of the solved runs
+  step_summary failure;        ///< steps of the unsolved runs
+  std::uint64_t restarts = 0;  ///< over all runs
+  double mean_restarts = 0.0;
+  double seconds = 0.0;  ///< wall time of the whole batch
+  double runs_per_second = 0.0;
+  unsigned threads = 0;
+};
+
+/// @brief Runs `settings.runs` independent runs of one algorithm on n queens (n >= 4, or 1).
+batch_stats run_batch(index_t n, const local_search_settings& algorithm,
+                      const batch_settings& settings);
+
+/// @brief The 95% Wilson score interval for `successes` out of `trials` (trials > 0).
+std::pair<double, double> wilson_interval(std::uint64_t successes, std::uint64_t trials);
+
+}  // namespace nq

@@ -1,0 +1,237 @@
+#pragma once
+/// @file
+/// @brief Moves on a complete-state board (one queen per column, rows may repeat): the random
+/// start, the O(1) change in attacking pairs when one queen moves within its column, the
+/// steepest-ascent choice with a uniform tie-break, and random jumps. Shared by the CPU
+/// reference algorithms and the kernels; every random draw comes from the caller's stream, in
+/// an order both sides follow.
+
+#include "nqueens/lines.hpp"  // diag_line_count
+#include "nqueens/rng.hpp"
+
+namespace nq {
+
+/// @brief The largest board the climbers take: counts are 16-bit, loads 32-bit, and the
+/// first-choice order holds n(n-1) 32-bit move numbers. Huge boards use min-conflicts.
+inline constexpr index_t max_climber_n = 65535;
+
+/// @brief A board being improved: the row of each column and the queens on each line. Unlike
+/// lines.hpp, the "\" diagonal of (col, row) is numbered row - col + n - 1, so that along a
+/// column all three families are read in ascending order (a vectorisable scan).
+template <class Count>
+struct climber_view {
+  row_t* queen_row;        ///< n entries
+  Count* row_count;        ///< n entries; rows may repeat
+  Count* diag_count;       ///< 2n - 1 entries, "\" numbered row - col + n - 1
+  Count* anti_diag_count;  ///< 2n - 1 entries, "/" numbered col + row
+  index_t size;            ///< n
+  NQ_HD index_t n() const { return size; }
+  NQ_HD Count& diag(index_t col, index_t row) const { return diag_count[row + size - 1 - col]; }
+  NQ_HD Count& anti(index_t col, index_t row) const { return anti_diag_count[col + row]; }
+};
+
+/// @brief One queen moving within its column, and the change in attacking pairs it causes.
+struct queen_move {
+  index_t col = 0;
+  row_t row = 0;
+  std::int64_t delta = 0;
+};
+
+/// @brief Zeroes the lines, places every queen and returns the attacking pairs: O(n).
+template <class Count>
+NQ_HD index_t recount(climber_view<Count> b) {
+  const index_t n = b.n();
+  for (index_t i = 0; i < n; ++i) b.row_count[i] = 0;
+  for (index_t i = 0; i < diag_line_count(n); ++i) b.diag_count[i] = b.anti_diag_count[i] = 0;
+  index_t pairs = 0;
+  for (index_t col = 0; col < n; ++col) {
+    const index_t row = b.queen_row[col];
+    pairs += b.row_count[row]++;
+    pairs += b.diag(col, row)++;
+    pairs += b.anti(col, row)++;
+  }
+  return pairs;
+}
+
+/// @brief Fills the board with independent uniform rows (n draws, column by column); returns
+/// its attacking pairs.
+template <class Count>
+NQ_HD index_t random_board(climber_view<Count> b, philox_stream& rng) {
+  const index_t n = b.n();
+  for (index_t col = 0; col < n; ++col)
+    b.queen_row[col] = static_cast<row_t>(rng.below(static_cast<std::uint32_t>(n)));
+  return recount(b);
+}
+
+/// @brief Queens on the three lines through (col, row), counting one standing there.
+template <class Count>
+NQ_HD std::int32_t line_load(climber_view<Count> b, index_t col, index_t row) {
+  return static_cast<std::int32_t>(b.row_count[row]) + static_cast<std::int32_t>(b.diag(col, row)) +
+         static_cast<std::int32_t>(b.anti(col, row));
+}
+
+/// @brief Pairs the queen of `col` takes part in.
+template <class Count>
+NQ_HD std::int32_t queen_pairs(climber_view<Count> b, index_t col) {
+  return line_load(b, col, b.queen_row[col]) - 3;
+}
+
+/// @brief Change in attacking pairs if the queen of `col` moves to `to_row` (a different row):
+/// its old lines and new lines never coincide, so the change is new load minus old pairs.
+template <class Count>
+NQ_HD std::int64_t relocation_delta(climber_view<Count> b, index_t col, index_t to_row) {
+  return line_load(b, col, to_row) - queen_pairs(b, col);
+}
+
+/// @brief Moves the queen of `col` to `to_row`, updating the lines.
+template <class Count>
+NQ_HD void relocate(climber_view<Count> b, index_t col, index_t to_row) {
+  const index_t from = b.queen_row[col];
+  --b.row_count[from];
+  --b.diag(col, from);
+  --b.anti(col, from);
+  ++b.row_count[to_row];
+  ++b.diag(col, to_row);
+  ++b.anti(col, to_row);
+  b.queen_row[col] = static_cast<row_t>(to_row);
+}
+
+/// @brief The k-th other row of a column whose queen stands on `current` (k < n - 1).
+NQ_HD constexpr index_t other_row(index_t k, index_t current) { return k < current ? k : k + 1; }
+
+namespace detail {
+
+/// The least line load over all squares of `col` (its own square included), vectorisable.
+template <class Count>
+NQ_HD std::int32_t least_load(climber_view<Count> b, index_t col) {
+  const index_t n = b.n();
+  const Count* __restrict rows = b.row_count;
+  const Count* __restrict diag = &b.diag(col, 0);
+  const Count* __restrict anti = &b.anti(col, 0);
+  std::int32_t least = INT32_MAX;
+  for (index_t row = 0; row < n; ++row) {
+    const std::int32_t load = static_cast<std::int32_t>(rows[row]) +
+                              static_cast<std::int32_t>(diag[row]) +
+                              static_cast<std::int32_t>(anti[row]);
+    least = load < least ? load : least;
+  }
+  return least;
+}
+
+/// Squares of `col` whose line load is `load`, vectorisable.
+template <class Count>
+NQ_HD std::uint32_t squares_with_load(climber_view<Count> b, index_t col, std::int32_t load) {
+  const index_t n = b.n();
+  const Count* __restrict rows = b.row_count;
+  const Count* __restrict diag = &b.diag(col, 0);
+  const Count* __restrict anti = &b.anti(col, 0);
+  std::uint32_t count = 0;
+  for (index_t row = 0; row < n; ++row)
+    count += static_cast<std::int32_t>(rows[row]) + static_cast<std::int32_t>(diag[row]) +
+                 static_cast<std::int32_t>(anti[row]) ==
+             load;
+  return count;
+}
+
+}  // namespace detail
+
+/// @brief The `pick`-th square of `col` (rows ascending) whose line load is `load`.
+template <class Count>
+NQ_HD index_t nth_row_with_load(climber_view<Count> b, index_t col, std::int32_t load,
+                                std::uint64_t pick) {
+  for (index_t row = 0;; ++row)
+    if (line_load(b, col, row) == load && pick-- == 0) return row;
+}
+
+/// @brief Columns whose ties are remembered during the scan; past this a second pass finds the
+/// chosen move, with the same result.
+inline constexpr int steepest_tie_columns = 32;
+
+/// @brief The steepest-ascent choice over all n(n-1) moves. When the least delta is at most
+/// `max_delta` (which must be below 3), returns one of the moves achieving it, uniformly at
+/// random (one draw unless it is unique; ties numbered column by column, rows ascending).
+/// Otherwise draws nothing and returns a move whose delta exceeds `max_delta`. Needs n >= 2.
+///
+/// A column's own square has load pairs + 3, i.e. delta 3: including it in the scan changes
+/// nothing at or below `max_delta`, and keeps the scan branch-free. Columns go in chunks of 32:
+/// their deltas first, then the ties, only in chunks that reach the best delta so far.
+template <class Count>
+NQ_HD queen_move steepest_move(climber_view<Count> b, philox_stream& rng, std::int64_t max_delta) {
+  const index_t n = b.n();
+  std::int64_t best = INT64_MAX;
+  std::uint64_t ties = 0;
+  int tie_columns = 0;
+  index_t tie_col[steepest_tie_columns];
+  std::uint32_t tie_count[steepest_tie_columns];
+  constexpr index_t chunk = 32;
+  std::int32_t chunk_delta[chunk];
+  std::int32_t chunk_least[chunk];
+  for (index_t first = 0; first < n; first += chunk) {
+    const index_t cols = n - first < chunk ? n - first : chunk;
+    std::int32_t low = INT32_MAX;
+    for (index_t i = 0; i < cols; ++i) {
+      const std::int32_t least = detail::least_load(b, first + i);
+      const std::int32_t delta = least - queen_pairs(b, first + i);
+      chunk_least[i] = least;
+      chunk_delta[i] = delta;
+      low = delta < low ? delta : low;
+    }
+    if (low > best) continue;
+    if (low < best) {
+      best = low;
+      ties = 0;
+      tie_columns = 0;
+    }
+    if (low > max_delta) continue;
+    for (index_t i = 0; i < cols; ++i) {
+      if (chunk_delta[i] != low) continue;
+      const std::uint32_t here = detail::squares_with_load(b, first + i, chunk_least[i]);
+      if (tie_columns < steepest_tie_columns) {
+        tie_col[tie_columns] = first + i;
+        tie_count[tie_columns] = here;
+      }
+      ++tie_columns;
+      ties += here;
+    }
+  }
+  queen_move move;
+  move.delta = best;
+  if (best > max_delta) return move;
+  std::uint64_t pick = ties == 1 ? 0 : rng.below(static_cast<std::uint32_t>(ties));
+  if (tie_columns <= steepest_tie_columns) {
+    int i = 0;
+    while (pick >= tie_count[i]) pick -= tie_count[i++];
+    move.col = tie_col[i];
+  } else {
+    for (index_t col = 0;; ++col) {
+      const auto load = static_cast<std::int32_t>(best + queen_pairs(b, col));
+      const std::uint32_t here = detail::squares_with_load(b, col, load);
+      if (pick < here) {
+        move.col = col;
+        break;
+      }
+      pick -= here;
+    }
+  }
+  const auto load = static_cast<std::int32_t>(best + queen_pairs(b, move.col));
+  move.row = static_cast<row_t>(nth_row_with_load(b, move.col, load, pick));
+  return move;
+}
+
+/// @brief `count` random jumps: each draws a column, then a row (possibly its own), and moves
+/// the queen there. Returns the new attacking pairs given the old.
+template <class Count>
+NQ_HD index_t random_jumps(climber_view<Count> b, philox_stream& rng, std::uint32_t count,
+                           index_t pairs) {
+  const auto n = static_cast<std::uint32_t>(b.n());
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const index_t col = rng.below(n);
+    const index_t row = rng.below(n);
+    if (row == b.queen_row[col]) continue;
+    pairs = static_cast<index_t>(static_cast<std::int64_t>(pairs) + relocation_delta(b, col, row));
+    relocate(b, col, row);
+  }
+  return pairs;
+}
+
+}  // namespace nq

@@ -1,0 +1,106 @@
+#pragma once
+/// @file
+/// @brief The local-search family on the CPU: one entry point for every algorithm, reusable
+/// workspaces for batches, and per-step traces. Host-side API.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "nqueens/local_settings.hpp"
+#include "nqueens/solver.hpp"
+
+namespace nq {
+
+/// @brief Every local-search algorithm (min-conflicts in its two variants).
+enum class local_algorithm : std::uint8_t {
+  hc,
+  hc_sideways,
+  hc_restart,
+  first_choice,
+  min_conflicts,         ///< the permutation solver for huge n (min_conflicts.hpp)
+  min_conflicts_column,  ///< the textbook variant for small n
+  sa,
+  random,
+  random_opt,
+  hc_random_p,
+  hc_anneal_p,
+  hc_memory,
+  beam,
+  ga,
+};
+
+/// @brief The name `--algo` takes ("min-conflicts" for both variants).
+std::string_view algorithm_name(local_algorithm algorithm);
+/// @brief The algorithm named `name`, if it is a local search ("min-conflicts" gives the
+/// permutation variant).
+std::optional<local_algorithm> find_local_algorithm(std::string_view name);
+
+/// @brief Every algorithm's settings; each algorithm reads its own.
+struct local_search_settings {
+  local_algorithm algorithm = local_algorithm::hc;
+  hill_climbing_settings hill;
+  column_min_conflicts_settings column;
+  annealing_settings annealing;
+  random_jump_settings random_jump;
+  annealed_jump_settings annealed_jump;
+  memory_jump_settings memory;
+  beam_settings beam;
+  genetic_settings genetic;
+};
+
+/// @brief The step limit used when none is given: 0 (none) for the algorithms that stop by
+/// themselves, 50,000 for the iterative ones (the classic annealing schedule's length),
+/// 1,000,000 boards for random, 1,000 generations for beam and ga.
+std::uint64_t default_max_steps(local_algorithm algorithm);
+
+/// @brief The largest n the algorithm takes (the complete-state climbers: max_climber_n).
+index_t max_local_n(local_algorithm algorithm);
+
+/// @brief The GA's population when its setting is 0: min(2 n^2, 4096).
+std::uint32_t default_population(index_t n);
+
+/// @brief One row of a convergence trace.
+struct trace_row {
+  std::uint64_t step = 0;
+  std::uint64_t restarts = 0;
+  index_t cost = 0;            ///< attacking pairs (beam and ga: of the best state)
+  double temperature = -1.0;   ///< sa: T; hc-anneal-p: p; otherwise negative
+  double best_fitness = -1.0;  ///< beam and ga: non-attacking pairs of the best state
+  double mean_fitness = -1.0;  ///< beam and ga: mean over the states kept
+};
+using trace_fn = std::function<void(const trace_row&)>;
+
+/// @brief One run: its random stream, limits, start and trace.
+struct local_run {
+  std::uint64_t seed = 1;        ///< Philox key
+  std::uint64_t stream = 0;      ///< run index within a batch
+  search_limits limits;          ///< max_steps 0 means default_max_steps
+  const row_t* start = nullptr;  ///< n rows to start from (first state), or null for random
+  trace_fn trace;                ///< called once for the start and once per step; may be empty
+};
+
+/// @brief Buffers for runs of one algorithm on one n, reused from run to run.
+class local_workspace {
+ public:
+  local_workspace(index_t n, const local_search_settings& settings);
+  ~local_workspace();
+  local_workspace(local_workspace&&) noexcept;
+  local_workspace& operator=(local_workspace&&) noexcept;
+
+  /// @brief Runs once; the final board stays in board().
+  chain_outcome run(const local_run& run);
+  /// @brief The final board of the last run (n rows).
+  const row_t* board() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// @brief Runs one algorithm once and returns its board. n = 2 and 3 (and any board the
+/// algorithm cannot improve) end unsolved; the restarting algorithms do not search n = 2, 3.
+solve_result solve_local(index_t n, const local_search_settings& settings, const local_run& run);
+
+}  // namespace nq

@@ -1,0 +1,90 @@
+#pragma once
+/// @file
+/// @brief Settings of the local-search family (complete-state formulation: one queen per
+/// column, a move puts one queen on another row of its column, cost = attacking pairs), and
+/// what a chain reports after each step. Plain structs, usable on host and device.
+
+#include <cstdint>
+
+#include "nqueens/config.hpp"
+
+namespace nq {
+
+/// @brief hc, hc-sideways and hc-restart: steepest-ascent hill climbing.
+struct hill_climbing_settings {
+  std::uint32_t max_sideways = 100;  ///< consecutive sideways moves (hc-sideways, hc-restart)
+};
+
+/// @brief min-conflicts --variant column: the textbook min-conflicts for small boards.
+struct column_min_conflicts_settings {
+  std::uint64_t steps_per_try = 0;  ///< moves before giving up a board; 0 means 100 n
+  std::uint64_t restarts = 0;       ///< fresh random boards allowed after a failed try
+};
+
+/// @brief sa: simulated annealing with geometric cooling.
+struct annealing_settings {
+  double initial_temperature = 0.0;  ///< 0 means n*n, as in the classic schedule
+  double cooling = 0.95;             ///< T <- T * cooling after every step
+  double min_temperature = 0.01;     ///< the floor T stays at once reached
+  bool accept_equal = false;         ///< also accept moves that leave the cost unchanged
+};
+
+/// @brief hc-random-p: a hill-climbing step, or with probability p a jump of q queens.
+struct random_jump_settings {
+  double p = 0.23;      ///< probability that a step is a jump
+  std::uint32_t q = 2;  ///< queens that jump to random rows
+};
+
+/// @brief hc-anneal-p: as hc-random-p, with p cooling like a temperature on hill-climbing steps.
+struct annealed_jump_settings {
+  double p = 0.23;        ///< the starting probability of a jump
+  std::uint32_t q = 2;    ///< queens that jump to random rows
+  double cooling = 0.99;  ///< p <- p * cooling after every hill-climbing step
+  double p_min = 0.01;    ///< the floor p stays at once reached
+};
+
+/// @brief hc-memory: a hill-climbing step; when it finds no improvement, q queens jump.
+struct memory_jump_settings {
+  std::uint32_t q = 4;  ///< queens that jump when the cost did not improve
+};
+
+/// @brief beam: local beam search.
+struct beam_settings {
+  std::uint32_t width = 16;  ///< states kept (k)
+  bool stochastic = false;   ///< draw the k successors with probability by fitness
+};
+
+/// @brief ga: a generational genetic algorithm.
+struct genetic_settings {
+  std::uint32_t population = 0;        ///< 0 means min(2 n^2, 4096)
+  std::uint32_t tournament = 3;        ///< contestants per parent selection
+  double crossover = 0.9;              ///< probability that two parents recombine
+  double mutation = 0.15;              ///< probability that a child mutates one gene
+  double equal_parent_mutation = 1.0;  ///< the mutation probability when both parents are equal
+  std::uint32_t elite = 1;             ///< best individuals copied unchanged
+  bool permutation = false;            ///< permutation encoding: order crossover, swap mutation
+};
+
+/// @brief What a chain reports after each step (and once for its starting board, step 0).
+struct chain_state {
+  std::uint64_t steps = 0;
+  std::uint64_t restarts = 0;
+  index_t cost = 0;           ///< attacking pairs now
+  double temperature = -1.0;  ///< sa: T; hc-anneal-p: p; otherwise negative
+};
+
+/// @brief How a chain ended.
+struct chain_outcome {
+  bool solved = false;
+  index_t cost = 0;
+  std::uint64_t steps = 0;
+  std::uint64_t restarts = 0;
+  bool stopped = false;  ///< the observer asked to stop (a time limit)
+};
+
+/// @brief An observer that never stops a chain: the batch hot path.
+struct no_observer {
+  NQ_HD bool operator()(const chain_state&) const { return true; }
+};
+
+}  // namespace nq

@@ -1,0 +1,239 @@
+// nqueens batch: many independent runs of one algorithm and their statistics, or a sweep of
+// batches over a grid of parameter values.
+
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include "cli/batch_report.hpp"
+#include "cli/cli_support.hpp"
+#include "cli/commands.hpp"
+#include "cli/local_options.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/error.hpp"
+
+namespace nq::cli {
+namespace {
+
+constexpr std::size_t max_sweep_points = 10000;
+
+/// One swept parameter and the values it takes, as text the option parser reads.
+struct sweep_axis {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+struct batch_request {
+  index_t n = 0;
+  local_search_settings algorithm;
+  batch_settings batch;
+  bool json = false;
+  std::string output;
+  bool quiet = false;
+  std::vector<sweep_axis> sweep;
+};
+
+double sweep_number(const std::string& text, const std::string& axis) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value))
+    throw usage_error("--sweep " + axis + ": '" + text + "' is not a number");
+  return value;
+}
+
+/// "p=0.05:0.30:0.05,q=1:4": name=value, or name=first:last[:step] (step 1 by default).
+std::vector<sweep_axis> parse_sweep(const std::string& spec) {
+  std::vector<sweep_axis> axes;
+  std::size_t points = 1;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw usage_error("--sweep expects name=first:last[:step] items separated by commas, got '" +
+                        item + "'");
+    sweep_axis axis{item.substr(0, eq), {}};
+    std::vector<std::string> parts;
+    for (std::size_t at = eq + 1;;) {
+      const std::size_t colon = std::min(item.find(':', at), item.size());
+      parts.push_back(item.substr(at, colon - at));
+      if (colon == item.size()) break;
+      at = colon + 1;
+    }
+    if (parts.size() == 1) {
+      axis.values = parts;
+    } else if (parts.size() <= 3) {
+      const double first = sweep_number(parts[0], axis.name);
+      const double last = sweep_number(parts[1], axis.name);
+      const double step = parts.size() == 3 ? sweep_number(parts[2], axis.name) : 1.0;
+      if (step <= 0 || last < first)
+        throw usage_error("--sweep " + axis.name + ": needs first <= last and a positive step");
+      const double count = std::floor((last - first) / step + 1e-9) + 1;
+      if (count > max_sweep_points) throw usage_error("--sweep " + axis.name + ": too many values");
+      for (int k = 0; k < static_cast<int>(count); ++k) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.10g", first + k * step);
+        axis.values.push_back(text);
+      }
+    } else {
+      throw usage_error("--sweep " + axis.name + ": expected first:last[:step], got '" +
+                        item.substr(eq + 1) + "'");
+    }
+    points *= axis.values.size();
+    if (points > max_sweep_points)
+      throw usage_error("--sweep asks for more than " + std::to_string(max_sweep_points) +
+                        " batches");
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+batch_request parse_request(int argc, char** argv) {
+  cxxopts::Options options("nqueens batch",
+                           "Run a local-search algorithm many times, independently, and report "
+                           "its success rate and steps. Run i uses random stream (seed, i), so "
+                           "results do not depend on --threads.");
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  // clang-format off
+  options.add_options()
+      ("n,queens", "number of queens", cxxopts::value<std::string>())
+      ("a,algo", "algorithm: a local search from `nqueens algorithms`", cxxopts::value<std::string>()->default_value("hc"))
+      ("r,runs", "independent runs", cxxopts::value<std::string>()->default_value("1000"))
+      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
+      ("s,seed", "random seed; run i uses stream (seed, i)", cxxopts::value<std::string>()->default_value("1"))
+      ("max-steps", "per run: give up after this many steps (default: the algorithm's)", cxxopts::value<std::string>())
+      ("time-limit", "per run: give up after this many seconds", cxxopts::value<std::string>())
+      ("sweep", "one batch per point of a grid, e.g. p=0.05:0.30:0.05,q=1:4", cxxopts::value<std::string>())
+      ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
+      ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
+      ("q,quiet", "no progress line on stderr")
+      ("h,help", "show this help");
+  // clang-format on
+  add_local_options(options);
+  const auto args = parse_local_command_line(options, argc, argv);
+  if (args.count("help")) throw help_requested(local_help(options.help()));
+  if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
+  batch_request request;
+  request.n = parse_board_size(args["queens"].as<std::string>());
+  const std::string name = args["algo"].as<std::string>();
+  const auto algorithm = select_local_algorithm(name, args);
+  if (!algorithm)
+    throw usage_error("batch runs the local-search algorithms; '" + name +
+                      "' is not one (see nqueens algorithms; counting is nqueens count)");
+  request.algorithm = parse_local_options(args, *algorithm, request.n);
+  check_local_size(*algorithm, request.n);
+  request.batch.runs = parse_positive("--runs", args["runs"].as<std::string>());
+  const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+  if (threads > 1024)
+    throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
+  request.batch.threads = static_cast<unsigned>(threads);
+  request.batch.seed = parse_seed(args["seed"].as<std::string>());
+  if (args.count("max-steps"))
+    request.batch.limits.max_steps =
+        parse_positive("--max-steps", args["max-steps"].as<std::string>());
+  read_generations(args, request.batch.limits);
+  if (args.count("time-limit"))
+    request.batch.limits.time_limit =
+        parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+  const std::string format = args["format"].as<std::string>();
+  if (format != "text" && format != "json")
+    throw usage_error("unknown format '" + format + "' (expected text or json)");
+  request.json = format == "json";
+  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.quiet = args.count("quiet") > 0;
+  if (args.count("sweep")) {
+    request.sweep = parse_sweep(args["sweep"].as<std::string>());
+    // Every point is checked before the first batch runs.
+    for (const auto& axis : request.sweep)
+      for (const auto& value : axis.values) {
+        auto probe = request.algorithm;
+        set_local_parameter(probe, axis.name, value, request.n);
+      }
+  }
+  return request;
+}
+
+batch_stats run_one(const batch_request& request, const local_search_settings& algorithm) {
+  batch_progress progress(request.batch.runs, !request.quiet && stderr_is_terminal());
+  batch_settings settings = request.batch;
+  settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
+  return run_batch(request.n, algorithm, settings);
+}
+
+/// Every point of the grid, the first axis varying slowest.
+std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>& axes) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const auto& axis : axes) {
+    std::vector<std::vector<std::string>> grown;
+    for (const auto& point : points)
+      for (const auto& value : axis.values) {
+        grown.push_back(point);
+        grown.back().push_back(value);
+      }
+    points = std::move(grown);
+  }
+  return points;
+}
+
+void run_sweep(const batch_request& request, byte_sink& out) {
+  nlohmann::ordered_json records = nlohmann::ordered_json::array();
+  std::string table;
+  for (const auto& axis : request.sweep) {
+    char cell[32];
+    std::snprintf(cell, sizeof cell, "%-10s ", axis.name.c_str());
+    table += cell;
+  }
+  table += "      runs    solved  success%  steps(solved)  steps(failed)     runs/s\n";
+  for (const auto& point : grid_points(request.sweep)) {
+    auto algorithm = request.algorithm;
+    std::string row;
+    for (std::size_t i = 0; i < point.size(); ++i) {
+      set_local_parameter(algorithm, request.sweep[i].name, point[i], request.n);
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
+      row += cell;
+    }
+    const batch_stats stats = run_one(request, algorithm);
+    records.push_back(batch_record(request.n, algorithm, request.batch, stats));
+    char line[200];
+    std::snprintf(line, sizeof line, "%10llu %9llu %9.2f %14.2f %14.2f %10.4g\n",
+                  static_cast<unsigned long long>(stats.runs),
+                  static_cast<unsigned long long>(stats.solved), 100 * stats.success_rate,
+                  stats.success.mean, stats.failure.mean, stats.runs_per_second);
+    table += row + line;
+    // Rows as they finish, for a person watching while the table goes elsewhere.
+    if (!request.quiet && stderr_is_terminal() && (request.json || !request.output.empty()))
+      std::fputs((row + line).c_str(), stderr);
+  }
+  const auto name = algorithm_name(request.algorithm.algorithm);
+  out.write(request.json ? records.dump(2) + "\n"
+                         : std::string(name) + " on n=" + std::to_string(request.n) + ", " +
+                               std::to_string(request.batch.runs) + " runs per point\n" + table);
+}
+
+}  // namespace
+
+int run_batch_command(int argc, char** argv) {
+  const batch_request request = parse_request(argc, argv);
+  if (!solution_exists(request.n)) {
+    std::fprintf(stderr, "nqueens batch: no solution exists for n=%llu; no runs made\n",
+                 static_cast<unsigned long long>(request.n));
+    return exit_unsolved;
+  }
+  output_target output(request.output);
+  if (!request.sweep.empty()) {
+    run_sweep(request, output.sink());
+  } else {
+    const batch_stats stats = run_one(request, request.algorithm);
+    output.sink().write(
+        request.json
+            ? batch_record(request.n, request.algorithm, request.batch, stats).dump() + "\n"
+            : batch_summary(request.n, request.algorithm, stats));
+  }
+  output.commit();
+  return exit_ok;
+}
+
+}  // namespace nq::cli

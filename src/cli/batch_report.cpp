@@ -1,0 +1,89 @@
+#include "cli/batch_report.hpp"
+
+#include <cstdio>
+
+#include "cli/local_options.hpp"
+
+namespace nq::cli {
+namespace {
+
+std::string format(const char* pattern, auto... values) {
+  char text[256];
+  std::snprintf(text, sizeof text, pattern, values...);
+  return text;
+}
+
+}  // namespace
+
+nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algorithm,
+                                    const batch_settings& settings, const batch_stats& stats) {
+  nlohmann::ordered_json r;
+  r["workload"] = "batch";
+  r["n"] = n;
+  r["algorithm"] = algorithm_name(algorithm.algorithm);
+  if (algorithm.algorithm == local_algorithm::min_conflicts_column) r["variant"] = "column";
+  r["device"] = "cpu";
+  r["seed"] = settings.seed;
+  r["runs"] = stats.runs;
+  r["solved"] = stats.solved;
+  r["success_rate"] = stats.success_rate;
+  r["success_rate_low"] = stats.success_low;
+  r["success_rate_high"] = stats.success_high;
+  r["mean_steps_success"] = stats.success.mean;
+  r["median_steps_success"] = stats.success.median;
+  r["mean_steps_failure"] = stats.failure.mean;
+  r["median_steps_failure"] = stats.failure.median;
+  r["restarts"] = stats.restarts;
+  r["mean_restarts"] = stats.mean_restarts;
+  r["max_steps"] = settings.limits.max_steps ? settings.limits.max_steps
+                                             : default_max_steps(algorithm.algorithm);
+  r["seconds"] = stats.seconds;
+  r["runs_per_second"] = stats.runs_per_second;
+  r["threads"] = stats.threads;
+  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : local_parameters(algorithm, n)) parameters[name] = value;
+  r["parameters"] = parameters;
+  return r;
+}
+
+std::string batch_summary(index_t n, const local_search_settings& algorithm,
+                          const batch_stats& stats) {
+  const auto name = algorithm_name(algorithm.algorithm);
+  std::string text = format(
+      "%.*s on n=%llu: %llu runs, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
+      static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(n),
+      static_cast<unsigned long long>(stats.runs), static_cast<unsigned long long>(stats.solved),
+      100 * stats.success_rate, 100 * stats.success_low, 100 * stats.success_high);
+  const auto steps = [](const char* label, const step_summary& s) {
+    if (s.runs == 0) return format("  steps when %s: none\n", label);
+    return format("  steps when %s: mean %.2f, median %.1f, min %llu, max %llu\n", label, s.mean,
+                  s.median, static_cast<unsigned long long>(s.min),
+                  static_cast<unsigned long long>(s.max));
+  };
+  text += steps("solved", stats.success);
+  text += steps("failed", stats.failure);
+  if (stats.restarts)
+    text += format("  restarts: %llu (%.2f per run)\n",
+                   static_cast<unsigned long long>(stats.restarts), stats.mean_restarts);
+  text += format("  %.3f s, %.4g runs/s on %u CPU thread%s\n", stats.seconds, stats.runs_per_second,
+                 stats.threads, stats.threads == 1 ? "" : "s");
+  return text;
+}
+
+void batch_progress::update(std::uint64_t done, double seconds) {
+  if (!enabled_ || seconds < 1.0 || done == 0) return;
+  const double rate = static_cast<double>(done) / seconds;
+  std::fprintf(stderr,
+               "\rbatch %5.1f%% | %llu of %llu runs | %.3g runs/s | about %.0f s left\033[K",
+               100.0 * static_cast<double>(done) / static_cast<double>(runs_),
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(runs_), rate,
+               static_cast<double>(runs_ - done) / rate);
+  shown_ = true;
+}
+
+void batch_progress::finish() {
+  if (shown_) std::fputs("\r\033[K", stderr);
+  shown_ = false;
+}
+
+}  // namespace nq::cli

@@ -1,0 +1,231 @@
+#include "nqueens/local_search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <vector>
+
+#include "core/stopwatch.hpp"
+#include "cpu/population_search.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/error.hpp"
+#include "nqueens/min_conflicts.hpp"
+#include "nqueens/stochastic_search.hpp"
+
+namespace nq {
+namespace {
+
+using count_t = std::uint16_t;  // n <= max_climber_n
+
+constexpr std::array<std::pair<local_algorithm, std::string_view>, 14> names{{
+    {local_algorithm::hc, "hc"},
+    {local_algorithm::hc_sideways, "hc-sideways"},
+    {local_algorithm::hc_restart, "hc-restart"},
+    {local_algorithm::first_choice, "first-choice"},
+    {local_algorithm::min_conflicts, "min-conflicts"},
+    {local_algorithm::min_conflicts_column, "min-conflicts"},
+    {local_algorithm::sa, "sa"},
+    {local_algorithm::random, "random"},
+    {local_algorithm::random_opt, "random-opt"},
+    {local_algorithm::hc_random_p, "hc-random-p"},
+    {local_algorithm::hc_anneal_p, "hc-anneal-p"},
+    {local_algorithm::hc_memory, "hc-memory"},
+    {local_algorithm::beam, "beam"},
+    {local_algorithm::ga, "ga"},
+}};
+
+constexpr std::uint64_t check_every = 1024;  // observer calls between clock reads
+
+/// Forwards steps to the trace and stops the chain at the time limit.
+struct host_observer {
+  const trace_fn* trace;
+  double time_limit;
+  const detail::stopwatch* clock;
+  std::uint64_t calls = 0;
+
+  bool operator()(const chain_state& s) {
+    if (trace) {
+      trace_row row;
+      row.step = s.steps;
+      row.restarts = s.restarts;
+      row.cost = s.cost;
+      row.temperature = s.temperature;
+      (*trace)(row);
+    }
+    return time_limit <= 0 || ++calls % check_every != 0 || clock->seconds() < time_limit;
+  }
+};
+
+}  // namespace
+
+std::string_view algorithm_name(local_algorithm algorithm) {
+  for (const auto& [a, name] : names)
+    if (a == algorithm) return name;
+  return "?";
+}
+
+std::optional<local_algorithm> find_local_algorithm(std::string_view name) {
+  for (const auto& [a, known] : names)
+    if (known == name) return a;
+  return std::nullopt;
+}
+
+std::uint64_t default_max_steps(local_algorithm algorithm) {
+  switch (algorithm) {
+    case local_algorithm::sa:
+    case local_algorithm::random_opt:
+    case local_algorithm::hc_random_p:
+    case local_algorithm::hc_anneal_p:
+    case local_algorithm::hc_memory:
+      return 50'000;
+    case local_algorithm::random:
+      return 1'000'000;
+    case local_algorithm::beam:
+    case local_algorithm::ga:
+      return 1'000;
+    default:
+      return 0;
+  }
+}
+
+index_t max_local_n(local_algorithm algorithm) {
+  return algorithm == local_algorithm::min_conflicts ? max_n : max_climber_n;
+}
+
+std::uint32_t default_population(index_t n) {
+  return static_cast<std::uint32_t>(std::min<index_t>(2 * n * n, 4096));
+}
+
+struct local_workspace::impl {
+  impl(index_t n_, const local_search_settings& s)
+      : n(n_), settings(s), queen_row(n), rows(n), diag(2 * n - 1), anti(2 * n - 1) {
+    NQ_EXPECTS(n >= 1 && n <= max_local_n(s.algorithm), "board size out of range");
+    if (s.algorithm == local_algorithm::first_choice) {
+      order.resize(n * (n - 1));
+      std::iota(order.begin(), order.end(), std::uint32_t{0});
+    }
+  }
+
+  climber_view<count_t> view() {
+    return {queen_row.data(), rows.data(), diag.data(), anti.data(), n};
+  }
+
+  template <class Observer>
+  chain_outcome chain(philox_stream& rng, bool random_start, std::uint64_t max_steps,
+                      Observer observe) {
+    const auto b = view();
+    const auto& s = settings;
+    switch (s.algorithm) {
+      case local_algorithm::hc:
+        return hill_climb(b, rng, 0, false, random_start, max_steps, observe);
+      case local_algorithm::hc_sideways:
+        return hill_climb(b, rng, s.hill.max_sideways, false, random_start, max_steps, observe);
+      case local_algorithm::hc_restart:
+        return hill_climb(b, rng, s.hill.max_sideways, true, random_start, max_steps, observe);
+      case local_algorithm::first_choice:
+        return first_choice(b, order.data(), rng, random_start, max_steps, observe);
+      case local_algorithm::min_conflicts_column:
+        return column_min_conflicts(b, rng, s.column, random_start, max_steps, observe);
+      case local_algorithm::sa:
+        return anneal(b, rng, s.annealing, random_start, max_steps, observe);
+      case local_algorithm::random:
+        return random_search(b, rng, random_start, max_steps, observe);
+      case local_algorithm::random_opt:
+        return random_opt(b, rng, random_start, max_steps, observe);
+      case local_algorithm::hc_random_p: {
+        const auto& j = s.random_jump;
+        return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, random_start,
+                          max_steps, observe);
+      }
+      case local_algorithm::hc_anneal_p: {
+        const auto& j = s.annealed_jump;
+        return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true},
+                          random_start, max_steps, observe);
+      }
+      case local_algorithm::hc_memory:
+        return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false},
+                          random_start, max_steps, observe);
+      default:
+        NQ_EXPECTS(false, "not a single-chain algorithm");
+        return {};
+    }
+  }
+
+  chain_outcome population(philox_stream& rng, const local_run& run, std::uint64_t max_steps,
+                           const detail::stopwatch& clock) {
+    std::uint64_t calls = 0;
+    const double limit = run.limits.time_limit;
+    const detail::population_observer observe = [&](const trace_row& row) {
+      if (run.trace) run.trace(row);
+      return limit <= 0 || ++calls % 16 != 0 || clock.seconds() < limit;
+    };
+    if (settings.algorithm == local_algorithm::beam)
+      return detail::beam_search(n, settings.beam, rng, run.start, max_steps, observe, queen_row);
+    return detail::genetic_search(n, settings.genetic, rng, run.start, max_steps, observe,
+                                  queen_row);
+  }
+
+  chain_outcome min_conflicts(const local_run& run) {
+    min_conflicts_settings mc;
+    mc.seed = run.seed;
+    mc.stream = run.stream;
+    mc.limits = run.limits;
+    solve_result result = solve_min_conflicts(n, mc);
+    if (!result.queen_row.empty()) queen_row = std::move(result.queen_row);
+    chain_outcome out;
+    out.solved = result.solved;
+    out.cost = result.conflicts;
+    out.steps = result.steps;
+    out.restarts = result.restarts;
+    return out;
+  }
+
+  chain_outcome run(const local_run& run) {
+    const detail::stopwatch clock;
+    const local_algorithm a = settings.algorithm;
+    if (a == local_algorithm::min_conflicts) return min_conflicts(run);
+    const std::uint64_t max_steps =
+        run.limits.max_steps ? run.limits.max_steps : default_max_steps(a);
+    philox_stream rng(run.seed, run.stream);
+    if (a == local_algorithm::beam || a == local_algorithm::ga)
+      return population(rng, run, max_steps, clock);
+    const bool random_start = run.start == nullptr;
+    if (!random_start) std::copy(run.start, run.start + n, queen_row.begin());
+    if (!run.trace && run.limits.time_limit <= 0)
+      return chain(rng, random_start, max_steps, no_observer{});
+    return chain(rng, random_start, max_steps,
+                 host_observer{run.trace ? &run.trace : nullptr, run.limits.time_limit, &clock});
+  }
+
+  index_t n;
+  local_search_settings settings;
+  std::vector<row_t> queen_row;
+  std::vector<count_t> rows, diag, anti;
+  std::vector<std::uint32_t> order;  // first-choice: a permutation of the move numbers
+};
+
+local_workspace::local_workspace(index_t n, const local_search_settings& settings)
+    : impl_(std::make_unique<impl>(n, settings)) {}
+local_workspace::~local_workspace() = default;
+local_workspace::local_workspace(local_workspace&&) noexcept = default;
+local_workspace& local_workspace::operator=(local_workspace&&) noexcept = default;
+
+chain_outcome local_workspace::run(const local_run& run) { return impl_->run(run); }
+const row_t* local_workspace::board() const { return impl_->queen_row.data(); }
+
+solve_result solve_local(index_t n, const local_search_settings& settings, const local_run& run) {
+  solve_result result;
+  if (!solution_exists(n)) return result;
+  const detail::stopwatch clock;
+  local_workspace workspace(n, settings);
+  const chain_outcome out = workspace.run(run);
+  result.solved = out.solved;
+  result.conflicts = out.cost;
+  result.steps = out.steps;
+  result.restarts = out.restarts;
+  result.queen_row.assign(workspace.board(), workspace.board() + n);
+  result.seconds = clock.seconds();
+  return result;
+}
+
+}  // namespace nq

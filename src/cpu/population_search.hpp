@@ -1,0 +1,40 @@
+#pragma once
+// Local beam search and the genetic algorithm: host-only searches over many states at once.
+// Steps are generations; the observer sees one trace row per generation (and one for the
+// starting states) and may stop the search.
+
+#include <functional>
+#include <vector>
+
+#include "nqueens/local_search.hpp"
+#include "nqueens/rng.hpp"
+
+namespace nq::detail {
+
+using population_observer = std::function<bool(const trace_row&)>;
+
+/// Attacking pairs of a whole board, O(n) with scratch line counters.
+class board_cost {
+ public:
+  explicit board_cost(index_t n) : n_(n), rows_(n), diag_(2 * n - 1), anti_(2 * n - 1) {}
+  index_t operator()(const row_t* queen_row);
+
+ private:
+  index_t n_;
+  std::vector<std::uint32_t> rows_, diag_, anti_;
+};
+
+/// Non-attacking pairs when `cost` pairs attack: the fitness the GA maximises.
+inline index_t fitness_of(index_t n, index_t cost) { return n * (n - 1) / 2 - cost; }
+
+/// beam: `best` receives the final best state.
+chain_outcome beam_search(index_t n, const beam_settings& settings, philox_stream& rng,
+                          const row_t* start, std::uint64_t max_steps,
+                          const population_observer& observe, std::vector<row_t>& best);
+
+/// ga: `best` receives the final best individual.
+chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox_stream& rng,
+                             const row_t* start, std::uint64_t max_steps,
+                             const population_observer& observe, std::vector<row_t>& best);
+
+}  // namespace nq::detail

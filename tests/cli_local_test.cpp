@@ -1,0 +1,133 @@
+// The local-search commands end to end: batch (text, JSON, sweeps), solve --trace, the shell.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+namespace nq {
+namespace {
+
+using test::run_cli;
+using test::scratch_dir;
+
+nlohmann::json without_timings(nlohmann::json record) {
+  for (const char* key : {"seconds", "runs_per_second", "threads"}) record.erase(key);
+  return record;
+}
+
+TEST(CliBatch, JsonHasTheDocumentedFieldsAndIgnoresThreads) {
+  scratch_dir dir;
+  const auto one = run_cli(dir, {"batch", "-n", "8", "--algo", "hc-sideways", "--runs", "3000",
+                                 "--threads", "1", "-f", "json", "--seed", "9"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  const auto record = nlohmann::json::parse(one.out);
+  for (const char* key :
+       {"n", "algorithm", "device", "runs", "solved", "success_rate", "mean_steps_success",
+        "mean_steps_failure", "median_steps_success", "seconds", "runs_per_second", "threads"})
+    EXPECT_TRUE(record.contains(key)) << key;
+  EXPECT_EQ(record["runs"], 3000);
+  EXPECT_EQ(record["algorithm"], "hc-sideways");
+  EXPECT_EQ(record["device"], "cpu");
+  EXPECT_EQ(record["parameters"]["sideways"], 100);
+  EXPECT_LE(record["success_rate_low"].get<double>(), record["success_rate"].get<double>());
+  const auto two = run_cli(dir, {"batch", "-n", "8", "--algo", "hc-sideways", "--runs", "3000",
+                                 "--threads", "2", "-f", "json", "--seed", "9"});
+  EXPECT_EQ(without_timings(record), without_timings(nlohmann::json::parse(two.out)));
+}
+
+TEST(CliBatch, TextSummaryWritesAtomicallyToAFile) {
+  scratch_dir dir;
+  const auto r = run_cli(
+      dir, {"batch", "-n", "6", "--algo", "hc-restart", "--runs", "200", "-o", "summary.txt"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  const std::string text = test::slurp(dir / "summary.txt");
+  EXPECT_NE(text.find("hc-restart on n=6: 200 runs, 200 solved (100.00%"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("restarts:"), std::string::npos);
+}
+
+TEST(CliBatch, SweepRunsEveryPointOfTheGrid) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"batch", "-n", "8", "--algo", "hc-random-p", "--runs", "50",
+                               "--sweep", "p=0.1:0.3:0.1,q=1:2", "-f", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto records = nlohmann::json::parse(r.out);
+  ASSERT_EQ(records.size(), 6u);
+  const double p[] = {0.1, 0.1, 0.2, 0.2, 0.3, 0.3};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_DOUBLE_EQ(records[i]["parameters"]["p"].get<double>(), p[i]);
+    EXPECT_EQ(records[i]["parameters"]["q"], 1 + static_cast<int>(i % 2));
+    EXPECT_EQ(records[i]["runs"], 50);
+  }
+  const auto table = run_cli(dir, {"batch", "-n", "8", "--algo", "hc-random-p", "--runs", "50",
+                                   "--sweep", "p=0.1:0.3:0.1,q=1:2"});
+  EXPECT_EQ(test::count_lines(table.out), 8u) << table.out;  // title, header, 6 rows
+}
+
+TEST(CliSolve, TraceHasOneRowPerStep) {
+  scratch_dir dir;
+  for (const char* algo : {"hc-sideways", "sa", "ga"}) {
+    const auto r = run_cli(dir, {"solve", "-n", "8", "--algo", algo, "--seed", "4", "-f", "json",
+                                 "--trace", "trace.csv"});
+    ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+    const auto result = nlohmann::json::parse(r.out);
+    std::istringstream csv(test::slurp(dir / "trace.csv"));
+    std::string header;
+    std::getline(csv, header);
+    EXPECT_TRUE(header.starts_with("step,restarts,cost")) << header;
+    std::size_t rows = 0;
+    std::string line, last;
+    for (; std::getline(csv, line); ++rows) last = line;
+    EXPECT_EQ(rows, result["steps"].get<std::size_t>() + 1) << algo;
+    EXPECT_TRUE(last.starts_with(std::to_string(result["steps"].get<std::size_t>()) + ","));
+  }
+  EXPECT_NE(test::slurp(dir / "trace.csv").find("best_fitness,mean_fitness"), std::string::npos);
+}
+
+TEST(CliShell, AnswersAScriptedSession) {
+  scratch_dir dir;
+  const std::string script =
+      "help\n"
+      "new 8 5\n"
+      "show\n"
+      "run hc-restart --seed 2\n"
+      "batch hc 500 --threads 1\n"
+      "board 2 4 6 8 3 1 7 5\n"
+      "run constructive\n"
+      "quit\n"
+      "show\n";  // never reached
+  const auto r = run_cli(dir, {"shell"}, script);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("new N [SEED]"), std::string::npos);
+  EXPECT_NE(r.out.find("a random board of 8 queens (seed 5)"), std::string::npos);
+  EXPECT_NE(r.out.find("hc-restart: solved after"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hc on n=8: 500 runs"), std::string::npos);
+  EXPECT_NE(r.out.find("8 queens, 0 attacking pairs: a solution"), std::string::npos);
+  // The run's result is the board shown after it: a grid with one queen per column.
+  const auto after = r.out.find("hc-restart: solved after");
+  std::istringstream grid(r.out.substr(r.out.find('\n', after) + 1));
+  std::vector<int> per_column(8, 0);
+  std::string line;
+  for (int row = 0; row < 8 && std::getline(grid, line); ++row)
+    for (std::size_t c = 0; c < 8; ++c) per_column[c] += line.size() > 2 * c && line[2 * c] == 'Q';
+  EXPECT_EQ(per_column, std::vector<int>(8, 1));
+}
+
+TEST(CliShell, ReportsBadCommandsAndCarriesOn) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, "show\nfly\nnew 6 1\nrun sa --cooling 2\nrun hc\n");
+  EXPECT_EQ(r.code, 2);  // a script with a failed command says so
+  EXPECT_EQ(test::count_lines(r.err), 3u) << r.err;
+  EXPECT_NE(r.err.find("no board yet"), std::string::npos);
+  EXPECT_NE(r.err.find("unknown command 'fly'"), std::string::npos);
+  EXPECT_NE(r.err.find("--cooling must be strictly between 0 and 1"), std::string::npos);
+  EXPECT_NE(r.out.find("hc: "), std::string::npos) << r.out;  // the last command still ran
+}
+
+}  // namespace
+}  // namespace nq

@@ -1,0 +1,347 @@
+// The local-search family on the CPU: every algorithm solves n = 8, returns valid boards, is
+// reproducible, traces every step; batches do not depend on the thread count; hc and
+// hc-sideways agree statistically with a straightforward implementation written here.
+
+#include "nqueens/local_search.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "board_oracles.hpp"
+#include "nqueens/batch.hpp"
+#include "nqueens/verify.hpp"
+
+namespace nq {
+namespace {
+
+using A = local_algorithm;
+
+const A every_algorithm[] = {A::hc,
+                             A::hc_sideways,
+                             A::hc_restart,
+                             A::first_choice,
+                             A::min_conflicts,
+                             A::min_conflicts_column,
+                             A::sa,
+                             A::random,
+                             A::random_opt,
+                             A::hc_random_p,
+                             A::hc_anneal_p,
+                             A::hc_memory,
+                             A::beam,
+                             A::ga};
+
+std::string label(A a) {
+  std::string name(algorithm_name(a));
+  if (a == A::min_conflicts_column) name += "-column";
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+local_search_settings settings_for(A a) {
+  local_search_settings s;
+  s.algorithm = a;
+  return s;
+}
+
+class EveryAlgorithm : public ::testing::TestWithParam<A> {};
+
+// Incomplete algorithms may fail a run: the first of 200 streams that solves is checked.
+TEST_P(EveryAlgorithm, SolvesEightQueensWithAValidBoard) {
+  const A a = GetParam();
+  local_workspace workspace(8, settings_for(a));
+  bool found = false;
+  for (std::uint64_t stream = 0; stream < 200 && !found; ++stream) {
+    local_run run;
+    run.seed = 42;
+    run.stream = stream;
+    const chain_outcome out = workspace.run(run);
+    const std::vector<row_t> board(workspace.board(), workspace.board() + 8);
+    // Solved or not, the reported cost is the board's.
+    ASSERT_EQ(out.cost, test::brute_force_pairs(board)) << "stream " << stream;
+    if (out.solved) {
+      EXPECT_TRUE(verify_board(board).valid());
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_P(EveryAlgorithm, SameSeedSameRun) {
+  const A a = GetParam();
+  local_run run;
+  run.seed = 7;
+  run.stream = 3;
+  const solve_result first = solve_local(10, settings_for(a), run);
+  const solve_result again = solve_local(10, settings_for(a), run);
+  EXPECT_EQ(first.solved, again.solved);
+  EXPECT_EQ(first.steps, again.steps);
+  EXPECT_EQ(first.restarts, again.restarts);
+  EXPECT_EQ(first.queen_row, again.queen_row);
+  // Other streams take other paths.
+  bool differs = false;
+  for (std::uint64_t s = 4; s < 12 && !differs; ++s) {
+    run.stream = s;
+    const solve_result other = solve_local(10, settings_for(a), run);
+    differs = other.queen_row != first.queen_row || other.steps != first.steps;
+  }
+  EXPECT_TRUE(differs);
+}
+
+TEST_P(EveryAlgorithm, TracesOneRowPerStep) {
+  const A a = GetParam();
+  if (a == A::min_conflicts) GTEST_SKIP() << "the permutation solver has no per-step trace";
+  std::vector<trace_row> rows;
+  local_run run;
+  run.seed = 5;
+  run.limits.max_steps = 300;
+  run.trace = [&](const trace_row& r) { rows.push_back(r); };
+  const solve_result result = solve_local(12, settings_for(a), run);
+  ASSERT_FALSE(rows.empty());
+  // A row for the start, one per step, and one per restart (which takes no step).
+  EXPECT_EQ(rows.size(), result.steps + result.restarts + 1);
+  EXPECT_EQ(rows.front().step, 0u);
+  EXPECT_EQ(rows.back().step, result.steps);
+  EXPECT_EQ(rows.back().cost, result.conflicts);
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_GE(rows[i].step, rows[i - 1].step);
+  if (a == A::beam || a == A::ga) {
+    for (const auto& r : rows) {
+      EXPECT_EQ(r.best_fitness, 66.0 - static_cast<double>(r.cost));
+      EXPECT_LE(r.mean_fitness, r.best_fitness);
+    }
+  }
+}
+
+TEST_P(EveryAlgorithm, AStartingSolutionNeedsNoStep) {
+  const A a = GetParam();
+  if (a == A::min_conflicts) GTEST_SKIP() << "the permutation solver builds its own board";
+  const std::vector<row_t> solution{1, 3, 5, 7, 2, 0, 6, 4};
+  ASSERT_EQ(test::brute_force_pairs(solution), 0u);
+  local_run run;
+  run.start = solution.data();
+  const solve_result result = solve_local(8, settings_for(a), run);
+  EXPECT_TRUE(result.solved);
+  EXPECT_EQ(result.steps, 0u);
+  EXPECT_EQ(result.queen_row, solution);
+}
+
+INSTANTIATE_TEST_SUITE_P(LocalSearch, EveryAlgorithm, ::testing::ValuesIn(every_algorithm),
+                         [](const auto& info) { return label(info.param); });
+
+/// No strictly improving move is left on the board.
+bool is_local_minimum(const std::vector<row_t>& rows) {
+  const auto pairs = test::brute_force_pairs(rows);
+  for (index_t col = 0; col < rows.size(); ++col)
+    for (row_t to = 0; to < rows.size(); ++to) {
+      auto moved = rows;
+      moved[col] = to;
+      if (test::brute_force_pairs(moved) < pairs) return false;
+    }
+  return true;
+}
+
+TEST(LocalSearch, HillClimbersStopOnlyAtLocalMinima) {
+  for (const A a : {A::hc, A::first_choice}) {
+    int failures = 0;
+    for (std::uint64_t stream = 0; stream < 60; ++stream) {
+      local_run run;
+      run.stream = stream;
+      const solve_result r = solve_local(9, settings_for(a), run);
+      if (r.solved) continue;
+      ++failures;
+      EXPECT_TRUE(is_local_minimum(r.queen_row)) << label(a) << " stream " << stream;
+    }
+    EXPECT_GT(failures, 0) << label(a);  // the check ran
+  }
+}
+
+TEST(LocalSearch, ColumnMinConflictsRestartsAfterEachTry) {
+  auto s = settings_for(A::min_conflicts_column);
+  s.column.steps_per_try = 5;
+  s.column.restarts = 3;
+  local_run run;
+  const solve_result r = solve_local(40, s, run);
+  ASSERT_FALSE(r.solved);  // 20 moves cannot repair 40 random queens
+  EXPECT_EQ(r.restarts, 3u);
+  EXPECT_EQ(r.steps, 20u);
+}
+
+TEST(LocalSearch, AnnealingCoolsGeometricallyToItsFloor) {
+  auto s = settings_for(A::sa);
+  s.annealing.initial_temperature = 10;
+  s.annealing.cooling = 0.5;
+  s.annealing.min_temperature = 0.1;
+  std::vector<double> temperature;
+  local_run run;
+  run.limits.max_steps = 12;
+  std::vector<row_t> start(16, 0);  // far from solved: runs all 12 steps
+  run.start = start.data();
+  run.trace = [&](const trace_row& r) { temperature.push_back(r.temperature); };
+  solve_local(16, s, run);
+  ASSERT_EQ(temperature.size(), 13u);
+  for (std::size_t k = 1; k < temperature.size(); ++k)
+    EXPECT_DOUBLE_EQ(temperature[k], std::max(10 * std::pow(0.5, double(k - 1)), 0.1)) << k;
+}
+
+TEST(LocalSearch, PermutationEncodingKeepsPermutations) {
+  auto s = settings_for(A::ga);
+  s.genetic.permutation = true;
+  s.genetic.population = 30;
+  for (std::uint64_t stream = 0; stream < 5; ++stream) {
+    local_run run;
+    run.stream = stream;
+    run.limits.max_steps = 3;
+    const solve_result r = solve_local(30, s, run);
+    EXPECT_TRUE(test::is_permutation_of_rows(r.queen_row));
+  }
+}
+
+TEST(Batch, ResultsDoNotDependOnThreads) {
+  for (const A a : {A::hc, A::sa, A::hc_restart, A::ga}) {
+    batch_settings b;
+    b.runs = a == A::ga ? 300 : 3000;  // more than one chunk of work each
+    b.seed = 11;
+    b.threads = 1;
+    if (a == A::ga) b.limits.max_steps = 20;
+    if (a == A::sa) b.limits.max_steps = 2000;
+    const batch_stats one = run_batch(8, settings_for(a), b);
+    b.threads = 2;
+    const batch_stats two = run_batch(8, settings_for(a), b);
+    EXPECT_EQ(one.solved, two.solved) << label(a);
+    EXPECT_EQ(one.success.mean, two.success.mean) << label(a);
+    EXPECT_EQ(one.success.median, two.success.median) << label(a);
+    EXPECT_EQ(one.failure.mean, two.failure.mean) << label(a);
+    EXPECT_EQ(one.failure.max, two.failure.max) << label(a);
+    EXPECT_EQ(one.restarts, two.restarts) << label(a);
+    EXPECT_EQ(one.runs, b.runs);
+  }
+}
+
+TEST(Batch, SummariesMatchTheRunsOneByOne) {
+  batch_settings b;
+  b.runs = 500;
+  b.seed = 3;
+  const auto s = settings_for(A::hc_sideways);
+  const batch_stats stats = run_batch(8, s, b);
+  local_workspace workspace(8, s);
+  std::vector<std::uint64_t> solved_steps;
+  std::uint64_t failed_sum = 0;
+  for (std::uint64_t i = 0; i < b.runs; ++i) {
+    local_run run;
+    run.seed = 3;
+    run.stream = i;
+    const auto out = workspace.run(run);
+    if (out.solved)
+      solved_steps.push_back(out.steps);
+    else
+      failed_sum += out.steps;
+  }
+  ASSERT_EQ(stats.solved, solved_steps.size());
+  std::sort(solved_steps.begin(), solved_steps.end());
+  const std::size_t k = solved_steps.size();
+  EXPECT_EQ(stats.success.median, 0.5 * double(solved_steps[(k - 1) / 2] + solved_steps[k / 2]));
+  EXPECT_EQ(stats.success.min, solved_steps.front());
+  EXPECT_EQ(stats.success.max, solved_steps.back());
+  EXPECT_DOUBLE_EQ(stats.failure.mean, double(failed_sum) / double(b.runs - k));
+}
+
+TEST(Batch, WilsonIntervalMatchesTheFormula) {
+  // 50 of 100: the textbook interval 0.4038 to 0.5962.
+  const auto [low, high] = wilson_interval(50, 100);
+  EXPECT_NEAR(low, 0.4038, 1e-4);
+  EXPECT_NEAR(high, 0.5962, 1e-4);
+  const auto [zero_low, zero_high] = wilson_interval(0, 10);
+  EXPECT_EQ(zero_low, 0.0);
+  EXPECT_NEAR(zero_high, 0.2775, 1e-4);
+}
+
+/// Steepest-ascent hill climbing written plainly: O(n^2) cost per neighbour, std::mt19937_64.
+struct plain_outcome {
+  bool solved;
+  int steps;
+};
+plain_outcome plain_hill_climb(int n, int max_sideways, std::mt19937_64& gen) {
+  std::uniform_int_distribution<int> any_row(0, n - 1);
+  std::vector<row_t> rows(static_cast<std::size_t>(n));
+  for (auto& r : rows) r = static_cast<row_t>(any_row(gen));
+  auto current = static_cast<long>(test::brute_force_pairs(rows));
+  int sideways = 0, steps = 0;
+  while (current > 0) {
+    long best = 1L << 40;
+    std::vector<std::pair<int, row_t>> ties;
+    for (int col = 0; col < n; ++col)
+      for (int to = 0; to < n; ++to) {
+        if (static_cast<row_t>(to) == rows[col]) continue;
+        auto moved = rows;
+        moved[col] = static_cast<row_t>(to);
+        const auto cost = static_cast<long>(test::brute_force_pairs(moved));
+        if (cost < best) best = cost, ties.clear();
+        if (cost == best) ties.emplace_back(col, static_cast<row_t>(to));
+      }
+    if (best < current)
+      sideways = 0;
+    else if (best == current && sideways < max_sideways)
+      ++sideways;
+    else
+      break;
+    const auto& [col, to] =
+        ties[std::uniform_int_distribution<std::size_t>(0, ties.size() - 1)(gen)];
+    rows[col] = to;
+    current = best;
+    ++steps;
+  }
+  return {current == 0, steps};
+}
+
+struct sample {
+  double runs = 0, solved = 0, steps = 0, steps_sq = 0;  // steps of the solved runs
+  void add(bool ok, double s) {
+    runs += 1;
+    if (!ok) return;
+    solved += 1;
+    steps += s;
+    steps_sq += s * s;
+  }
+  double rate() const { return solved / runs; }
+  double mean() const { return steps / solved; }
+  double variance() const { return steps_sq / solved - mean() * mean(); }
+};
+
+// Success rate and mean steps to solve agree within 5 standard errors of their difference.
+void expect_same_distribution(const sample& ours, const sample& plain) {
+  const double pooled = (ours.solved + plain.solved) / (ours.runs + plain.runs);
+  const double rate_se = std::sqrt(pooled * (1 - pooled) * (1 / ours.runs + 1 / plain.runs));
+  EXPECT_NEAR(ours.rate(), plain.rate(), 5 * rate_se);
+  const double mean_se = std::sqrt(ours.variance() / ours.solved + plain.variance() / plain.solved);
+  EXPECT_NEAR(ours.mean(), plain.mean(), 5 * mean_se);
+}
+
+TEST(Statistics, HillClimbingMatchesAPlainImplementation) {
+  for (const int sideways : {0, 100}) {
+    const int plain_runs = sideways ? 3000 : 20000;
+    std::mt19937_64 gen(2024);
+    sample plain;
+    for (int i = 0; i < plain_runs; ++i) {
+      const auto r = plain_hill_climb(8, sideways, gen);
+      plain.add(r.solved, r.steps);
+    }
+    const A a = sideways ? A::hc_sideways : A::hc;
+    local_workspace workspace(8, settings_for(a));
+    sample ours;
+    for (std::uint64_t i = 0; i < 100000; ++i) {
+      local_run run;
+      run.seed = 99;
+      run.stream = i;
+      const auto out = workspace.run(run);
+      ours.add(out.solved, static_cast<double>(out.steps));
+    }
+    SCOPED_TRACE(label(a));
+    expect_same_distribution(ours, plain);
+  }
+}
+
+}  // namespace
+}  // namespace nq
