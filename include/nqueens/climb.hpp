@@ -6,6 +6,9 @@
 /// reference algorithms and the kernels; every random draw comes from the caller's stream, in
 /// an order both sides follow.
 
+#include <limits>
+#include <type_traits>
+
 #include "nqueens/lines.hpp"  // diag_line_count
 #include "nqueens/rng.hpp"
 
@@ -14,6 +17,10 @@ namespace nq {
 /// @brief The largest board the climbers take: counts are 16-bit, loads 32-bit, and the
 /// first-choice order holds n(n-1) 32-bit move numbers. Huge boards use min-conflicts.
 inline constexpr index_t max_climber_n = 65535;
+
+/// @brief The largest board a climber with signed 16-bit counts takes: three counts add up
+/// without overflow in 16 bits.
+inline constexpr index_t small_climber_n = 32767 / 3;
 
 /// @brief A board being improved: the row of each column and the queens on each line. Unlike
 /// lines.hpp, the "\" diagonal of (col, row) is numbered row - col + n - 1, so that along a
@@ -101,6 +108,11 @@ NQ_HD constexpr index_t other_row(index_t k, index_t current) { return k < curre
 
 namespace detail {
 
+/// The type a column scan adds three counts in: 16 bits for signed 16-bit counts (boards up to
+/// small_climber_n, twice the lanes per vector), 32 bits otherwise.
+template <class Count>
+using load_t = std::conditional_t<std::is_same_v<Count, std::int16_t>, std::int16_t, std::int32_t>;
+
 /// The least line load over all squares of `col` (its own square included), vectorisable.
 template <class Count>
 NQ_HD std::int32_t least_load(climber_view<Count> b, index_t col) {
@@ -108,12 +120,12 @@ NQ_HD std::int32_t least_load(climber_view<Count> b, index_t col) {
   const Count* __restrict rows = b.row_count;
   const Count* __restrict diag = &b.diag(col, 0);
   const Count* __restrict anti = &b.anti(col, 0);
-  std::int32_t least = INT32_MAX;
+  using load = load_t<Count>;
+  load least = std::numeric_limits<load>::max();
   for (index_t row = 0; row < n; ++row) {
-    const std::int32_t load = static_cast<std::int32_t>(rows[row]) +
-                              static_cast<std::int32_t>(diag[row]) +
-                              static_cast<std::int32_t>(anti[row]);
-    least = load < least ? load : least;
+    const auto sum = static_cast<load>(static_cast<load>(rows[row]) + static_cast<load>(diag[row]) +
+                                       static_cast<load>(anti[row]));
+    least = sum < least ? sum : least;
   }
   return least;
 }
@@ -125,11 +137,12 @@ NQ_HD std::uint32_t squares_with_load(climber_view<Count> b, index_t col, std::i
   const Count* __restrict rows = b.row_count;
   const Count* __restrict diag = &b.diag(col, 0);
   const Count* __restrict anti = &b.anti(col, 0);
+  using sum_t = load_t<Count>;
+  const auto wanted = static_cast<sum_t>(load);
   std::uint32_t count = 0;
   for (index_t row = 0; row < n; ++row)
-    count += static_cast<std::int32_t>(rows[row]) + static_cast<std::int32_t>(diag[row]) +
-                 static_cast<std::int32_t>(anti[row]) ==
-             load;
+    count += static_cast<sum_t>(static_cast<sum_t>(rows[row]) + static_cast<sum_t>(diag[row]) +
+                                static_cast<sum_t>(anti[row])) == wanted;
   return count;
 }
 

@@ -15,7 +15,7 @@
 namespace nq {
 namespace {
 
-using count_t = std::uint16_t;  // n <= max_climber_n
+using count_t = std::uint16_t;  // n <= max_climber_n; read as int16_t up to small_climber_n
 
 constexpr std::array<std::pair<local_algorithm, std::string_view>, 14> names{{
     {local_algorithm::hc, "hc"},
@@ -106,14 +106,25 @@ struct local_workspace::impl {
     }
   }
 
-  climber_view<count_t> view() {
-    return {queen_row.data(), rows.data(), diag.data(), anti.data(), n};
+  /// The lines as Count: int16_t (the faster scan, up to small_climber_n) or uint16_t, which
+  /// may alias the same storage.
+  template <class Count>
+  climber_view<Count> view() {
+    return {queen_row.data(), reinterpret_cast<Count*>(rows.data()),
+            reinterpret_cast<Count*>(diag.data()), reinterpret_cast<Count*>(anti.data()), n};
   }
 
   template <class Observer>
   chain_outcome chain(philox_stream& rng, bool random_start, std::uint64_t max_steps,
                       Observer observe) {
-    const auto b = view();
+    if (n <= small_climber_n)
+      return chain(view<std::int16_t>(), rng, random_start, max_steps, observe);
+    return chain(view<std::uint16_t>(), rng, random_start, max_steps, observe);
+  }
+
+  template <class Count, class Observer>
+  chain_outcome chain(climber_view<Count> b, philox_stream& rng, bool random_start,
+                      std::uint64_t max_steps, Observer observe) {
     const auto& s = settings;
     switch (s.algorithm) {
       case local_algorithm::hc:
