@@ -79,8 +79,9 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
 }
 
 /// @brief first-choice: the n(n-1) neighbours in a uniformly random order (an incremental
-/// Fisher-Yates over `order`, which holds any permutation of 0..n(n-1)-1 and is reused from
-/// step to step); the first strictly better one is taken; stop when none is.
+/// Fisher-Yates over `order`, n(n-1) entries of scratch, set to the identity at the start so a
+/// run depends on nothing before it, then reused from step to step); the first strictly better
+/// one is taken; stop when none is.
 template <class Count, class Observer>
 NQ_HD chain_outcome first_choice(climber_view<Count> b, std::uint32_t* order, philox_stream& rng,
                                  bool random_start, std::uint64_t max_steps, Observer observe) {
@@ -89,6 +90,7 @@ NQ_HD chain_outcome first_choice(climber_view<Count> b, std::uint32_t* order, ph
   if (!t.report()) return t.finish();
   const index_t n = b.n();
   const auto moves = static_cast<std::uint32_t>(n * (n - 1));
+  for (std::uint32_t k = 0; k < moves; ++k) order[k] = k;
   while (t.may_step()) {
     bool moved = false;
     for (std::uint32_t i = 0; i < moves && !moved; ++i) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 #include <vector>
 
 #include "core/stopwatch.hpp"
@@ -100,10 +99,7 @@ struct local_workspace::impl {
   impl(index_t n_, const local_search_settings& s)
       : n(n_), settings(s), queen_row(n), rows(n), diag(2 * n - 1), anti(2 * n - 1) {
     NQ_EXPECTS(n >= 1 && n <= max_local_n(s.algorithm), "board size out of range");
-    if (s.algorithm == local_algorithm::first_choice) {
-      order.resize(n * (n - 1));
-      std::iota(order.begin(), order.end(), std::uint32_t{0});
-    }
+    if (s.algorithm == local_algorithm::first_choice) order.resize(n * (n - 1));
   }
 
   /// The lines as Count: int16_t (the faster scan, up to small_climber_n) or uint16_t, which
@@ -212,7 +208,7 @@ struct local_workspace::impl {
   local_search_settings settings;
   std::vector<row_t> queen_row;
   std::vector<count_t> rows, diag, anti;
-  std::vector<std::uint32_t> order;  // first-choice: a permutation of the move numbers
+  std::vector<std::uint32_t> order;  // first-choice: the order of the move numbers
 };
 
 local_workspace::local_workspace(index_t n, const local_search_settings& settings)
