@@ -313,6 +313,13 @@ std::vector<std::pair<std::string, double>> local_parameters(const local_search_
   std::vector<std::pair<std::string, double>> list;
   for (const auto& p : table)
     if (p.readers & bit(settings.algorithm)) list.emplace_back(p.name, p.get(settings, n));
+  // The switches, as 0 or 1.
+  if (settings.algorithm == A::sa)
+    list.emplace_back("accept-equal", settings.annealing.accept_equal ? 1 : 0);
+  if (settings.algorithm == A::beam)
+    list.emplace_back("stochastic", settings.beam.stochastic ? 1 : 0);
+  if (settings.algorithm == A::ga)
+    list.emplace_back("permutation-encoding", settings.genetic.permutation ? 1 : 0);
   return list;
 }
 
