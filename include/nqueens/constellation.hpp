@@ -234,14 +234,26 @@ NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& pre
       tally.unique_eighths += static_cast<std::uint64_t>(fixed * orbit);
     }
   };
+  // Off a corner, the queens of columns 0 and n-1 stand in rows top..n-1-top (the band):
+  // a row with no more band rows left below it (itself included) than side columns still
+  // empty must take one of them, and a row with fewer has no completion.
+  const std::uint32_t sides = 1u | 1u << last;
+  const int band_end = last - top;
+  const auto side_rule = [&](int row, std::uint32_t occupied, std::uint32_t next) {
+    const std::uint32_t empty = sides & ~occupied;
+    if (top == 0 || row < band_end - 1 || empty == 0) return next;
+    const int need = popcount32(empty), rows_left = band_end - row + 1;
+    if (need > rows_left) return 0u;
+    return need == rows_left ? next & empty : next;
+  };
   const int first = prefix.rows;
   if (first == last) {
-    leaves(allowed[last] & ~(c | l | r));
+    leaves(side_rule(last, c, allowed[last] & ~(c | l | r)));
     return tally;
   }
   std::uint32_t avail[max_count_n], cols[max_count_n], ld[max_count_n], rd[max_count_n];
   int d = first;
-  avail[d] = allowed[d] & ~(c | l | r), cols[d] = c, ld[d] = l, rd[d] = r;
+  avail[d] = side_rule(d, c, allowed[d] & ~(c | l | r)), cols[d] = c, ld[d] = l, rd[d] = r;
   while (d >= first) {
     const std::uint32_t a = avail[d];
     if (a == 0) {
@@ -252,7 +264,7 @@ NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& pre
     avail[d] = a ^ bit;
     board[d] = lowest_bit_index(bit);
     const std::uint32_t nc = cols[d] | bit, nl = (ld[d] | bit) << 1, nr = (rd[d] | bit) >> 1;
-    const std::uint32_t next = allowed[d + 1] & ~(nc | nl | nr);
+    const std::uint32_t next = side_rule(d + 1, nc, allowed[d + 1] & ~(nc | nl | nr));
     if (d + 1 == last) {
       leaves(next);
     } else if (next != 0) {
