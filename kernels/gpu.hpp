@@ -4,8 +4,10 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "nqueens/config.hpp"
+#include "nqueens/local_search.hpp"
 
 namespace nq::gpu {
 
@@ -18,5 +20,18 @@ std::string device_name(int device = 0);
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.
 /// Throws nq::cuda_error (a resource_error) when the GPU fails or lacks memory.
 index_t count_attacking_pairs(std::span<const row_t> queen_row);
+
+/// @brief The largest board a thread-per-run chain keeps in registers and local memory.
+inline constexpr index_t max_thread_chain_n = 32;
+
+/// @brief Runs chains of a single-chain local search (hc ... min-conflicts --variant column),
+/// one GPU thread each: run i, for first <= i < first + count, draws from stream (seed, i) and
+/// follows the same NQ_HD step logic as local_workspace::run on the CPU, so its outcome and
+/// final board are the CPU's. `max_steps` 0 means the algorithm's default. Boards, when asked
+/// for, are n rows per run. Needs 1 <= n <= max_thread_chain_n.
+std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
+                                             std::uint64_t seed, std::uint64_t first,
+                                             std::uint64_t count, std::uint64_t max_steps,
+                                             std::vector<row_t>* boards = nullptr);
 
 }  // namespace nq::gpu

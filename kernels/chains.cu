@@ -1,0 +1,133 @@
+// Thread-per-run chains for small boards: each thread owns one board (its lines in local
+// memory) and runs the same NQ_HD chain as the CPU reference, from the same Philox stream.
+
+#include "kernels/cuda_check.cuh"
+#include "kernels/device_buffer.cuh"
+#include "kernels/gpu.hpp"
+#include "kernels/launch.cuh"
+#include "nqueens/error.hpp"
+#include "nqueens/stochastic_search.hpp"
+
+namespace nq::cuda {
+namespace {
+
+constexpr int max_chain_n = static_cast<int>(gpu::max_thread_chain_n);
+using A = local_algorithm;
+
+/// One chain of algorithm `Algorithm` on a climber in the thread's own memory.
+template <A Algorithm>
+__device__ chain_outcome run_chain(climber_view<std::int16_t> b, std::uint32_t* order,
+                                   philox_stream& rng, const local_search_settings& s,
+                                   std::uint64_t max_steps) {
+  const no_observer observe;
+  if constexpr (Algorithm == A::hc) return hill_climb(b, rng, 0, false, true, max_steps, observe);
+  if constexpr (Algorithm == A::hc_sideways)
+    return hill_climb(b, rng, s.hill.max_sideways, false, true, max_steps, observe);
+  if constexpr (Algorithm == A::hc_restart)
+    return hill_climb(b, rng, s.hill.max_sideways, true, true, max_steps, observe);
+  if constexpr (Algorithm == A::first_choice)
+    return first_choice(b, order, rng, true, max_steps, observe);
+  if constexpr (Algorithm == A::min_conflicts_column)
+    return column_min_conflicts(b, rng, s.column, true, max_steps, observe);
+  if constexpr (Algorithm == A::sa) return anneal(b, rng, s.annealing, true, max_steps, observe);
+  if constexpr (Algorithm == A::random) return random_search(b, rng, true, max_steps, observe);
+  if constexpr (Algorithm == A::random_opt) return random_opt(b, rng, true, max_steps, observe);
+  if constexpr (Algorithm == A::hc_random_p) {
+    const auto& j = s.random_jump;
+    return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, true, max_steps,
+                      observe);
+  }
+  if constexpr (Algorithm == A::hc_anneal_p) {
+    const auto& j = s.annealed_jump;
+    return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true}, true,
+                      max_steps, observe);
+  }
+  if constexpr (Algorithm == A::hc_memory)
+    return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false}, true,
+                      max_steps, observe);
+  return chain_outcome{};
+}
+
+template <A Algorithm>
+__global__ void thread_chains(int n, local_search_settings settings, std::uint64_t seed,
+                              std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
+                              chain_outcome* outcomes, row_t* boards) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  row_t queen_row[max_chain_n];
+  std::int16_t rows[max_chain_n], diag[2 * max_chain_n - 1], anti[2 * max_chain_n - 1];
+  // Only first-choice reads the move order; the others leave it unallocated.
+  constexpr int order_size = Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
+  std::uint32_t order[order_size];
+  const climber_view<std::int16_t> b{queen_row, rows, diag, anti, static_cast<index_t>(n)};
+  philox_stream rng(seed, first + i);
+  outcomes[i] = run_chain<Algorithm>(b, order, rng, settings, max_steps);
+  if (boards)
+    for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
+}
+
+template <A Algorithm>
+void launch(int n, const local_search_settings& s, std::uint64_t seed, std::uint64_t first,
+            std::uint64_t count, std::uint64_t max_steps, chain_outcome* outcomes, row_t* boards) {
+  constexpr unsigned block = 128;
+  const std::uint64_t blocks = (count + block - 1) / block;
+  thread_chains<Algorithm><<<static_cast<unsigned>(blocks), block>>>(n, s, seed, first, count,
+                                                                     max_steps, outcomes, boards);
+}
+
+}  // namespace
+}  // namespace nq::cuda
+
+namespace nq::gpu {
+
+std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
+                                             std::uint64_t seed, std::uint64_t first,
+                                             std::uint64_t count, std::uint64_t max_steps,
+                                             std::vector<row_t>* boards) {
+  NQ_EXPECTS(n >= 1 && n <= max_thread_chain_n, "thread-per-run chains take n from 1 to 32");
+  using A = local_algorithm;
+  if (settings.algorithm == A::min_conflicts || settings.algorithm == A::beam ||
+      settings.algorithm == A::ga)
+    throw usage_error(std::string(algorithm_name(settings.algorithm)) +
+                      " has no thread-per-run GPU chain");
+  NQ_EXPECTS(count < (std::uint64_t{1} << 31) * 128, "too many runs for one launch");
+  std::vector<chain_outcome> outcomes(count);
+  if (count == 0) return outcomes;
+  if (max_steps == 0) max_steps = default_max_steps(settings.algorithm);
+  cuda::device_buffer<chain_outcome> d_outcomes(count);
+  cuda::device_buffer<row_t> d_boards(boards ? count * n : 0);
+  const int size = static_cast<int>(n);
+  row_t* board_out = boards ? d_boards.data() : nullptr;
+  using cuda::launch;
+  switch (settings.algorithm) {
+#define NQ_CHAIN_CASE(name)                                                                       \
+  case A::name:                                                                                   \
+    launch<A::name>(size, settings, seed, first, count, max_steps, d_outcomes.data(), board_out); \
+    break;
+    NQ_CHAIN_CASE(hc)
+    NQ_CHAIN_CASE(hc_sideways)
+    NQ_CHAIN_CASE(hc_restart)
+    NQ_CHAIN_CASE(first_choice)
+    NQ_CHAIN_CASE(min_conflicts_column)
+    NQ_CHAIN_CASE(sa)
+    NQ_CHAIN_CASE(random)
+    NQ_CHAIN_CASE(random_opt)
+    NQ_CHAIN_CASE(hc_random_p)
+    NQ_CHAIN_CASE(hc_anneal_p)
+    NQ_CHAIN_CASE(hc_memory)
+#undef NQ_CHAIN_CASE
+    default:
+      break;  // refused above
+  }
+  NQ_CUDA_TRY(cudaGetLastError());
+  NQ_CUDA_TRY(cudaMemcpy(outcomes.data(), d_outcomes.data(), count * sizeof(chain_outcome),
+                         cudaMemcpyDeviceToHost));
+  if (boards) {
+    boards->resize(count * n);
+    NQ_CUDA_TRY(cudaMemcpy(boards->data(), d_boards.data(), count * n * sizeof(row_t),
+                           cudaMemcpyDeviceToHost));
+  }
+  return outcomes;
+}
+
+}  // namespace nq::gpu

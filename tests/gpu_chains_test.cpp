@@ -1,0 +1,76 @@
+// GPU chains against the CPU reference: run i with seed s ends the same way, after the same
+// steps and restarts, on the same board, on both sides. Skipped without a CUDA device.
+
+#include <gtest/gtest.h>
+
+#include "kernels/gpu.hpp"
+#include "nqueens/error.hpp"
+
+namespace nq {
+namespace {
+
+using A = local_algorithm;
+
+const A thread_chain_algorithms[] = {
+    A::hc,       A::hc_sideways, A::hc_restart, A::first_choice, A::min_conflicts_column,
+    A::sa,       A::random,      A::random_opt, A::hc_random_p,  A::hc_anneal_p,
+    A::hc_memory};
+
+std::string label(A a) {
+  std::string name(algorithm_name(a));
+  if (a == A::min_conflicts_column) name += "-column";
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+class GpuChains : public ::testing::TestWithParam<A> {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_P(GpuChains, MatchTheCpuRunForRun) {
+  local_search_settings settings;
+  settings.algorithm = GetParam();
+  constexpr std::uint64_t seed = 77, first = 1000, max_steps = 3000;
+  for (const index_t n : {1, 4, 5, 8, 13, 32}) {
+    const std::uint64_t runs = n == 32 ? 300 : 2000;
+    std::vector<row_t> boards;
+    const auto gpu_runs =
+        gpu::run_thread_chains(n, settings, seed, first, runs, max_steps, &boards);
+    ASSERT_EQ(gpu_runs.size(), runs);
+    local_workspace cpu(n, settings);
+    for (std::uint64_t i = 0; i < runs; ++i) {
+      local_run run;
+      run.seed = seed;
+      run.stream = first + i;
+      run.limits.max_steps = max_steps;
+      const chain_outcome expected = cpu.run(run);
+      const chain_outcome& got = gpu_runs[i];
+      ASSERT_EQ(got.solved, expected.solved) << "n=" << n << " run " << i;
+      ASSERT_EQ(got.cost, expected.cost) << "n=" << n << " run " << i;
+      ASSERT_EQ(got.steps, expected.steps) << "n=" << n << " run " << i;
+      ASSERT_EQ(got.restarts, expected.restarts) << "n=" << n << " run " << i;
+      ASSERT_EQ(std::vector<row_t>(boards.begin() + i * n, boards.begin() + (i + 1) * n),
+                std::vector<row_t>(cpu.board(), cpu.board() + n))
+          << "n=" << n << " run " << i;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, GpuChains, ::testing::ValuesIn(thread_chain_algorithms),
+                         [](const auto& info) { return label(info.param); });
+
+// Checked before any device work, so it holds on machines without a GPU too.
+TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
+  for (const A a : {A::beam, A::ga, A::min_conflicts}) {
+    local_search_settings settings;
+    settings.algorithm = a;
+    EXPECT_THROW(gpu::run_thread_chains(8, settings, 1, 0, 10, 0), usage_error) << label(a);
+  }
+}
+
+}  // namespace
+}  // namespace nq
