@@ -244,7 +244,11 @@ INSTANTIATE_TEST_SUITE_P(
                   {"batch", "-n", "8", "--algo", "sa", "--sweep", "cooling=0.9:1.1:0.1"},
                   2,
                   "--cooling must be strictly between 0 and 1, got '1'"},
-        bad_input{"batch_no_solution", {"batch", "-n", "3"}, 1, "no solution exists for n=3"}),
+        bad_input{"batch_no_solution", {"batch", "-n", "3"}, 1, "no solution exists for n=3"},
+        bad_input{"batch_beyond_memory",
+                  {"batch", "-n", "5000", "--algo", "ga", "--population", "10000000", "-t", "2"},
+                  3,
+                  "needs about 745.06 GiB for 2 threads"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(CliRejects, NoCommandPrintsUsageToStderr) {

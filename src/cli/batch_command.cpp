@@ -222,6 +222,7 @@ int run_batch_command(int argc, char** argv) {
                  static_cast<unsigned long long>(request.n));
     return exit_unsolved;
   }
+  check_local_memory(request.algorithm, request.n, request.batch.threads);
   output_target output(request.output);
   if (!request.sweep.empty()) {
     run_sweep(request, output.sink());

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cli/cli_support.hpp"
+#include "core/memory.hpp"
 #include "nqueens/climb.hpp"
 #include "nqueens/error.hpp"
 
@@ -321,6 +322,34 @@ std::vector<std::pair<std::string, double>> local_parameters(const local_search_
   if (settings.algorithm == A::ga)
     list.emplace_back("permutation-encoding", settings.genetic.permutation ? 1 : 0);
   return list;
+}
+
+std::uint64_t local_memory_bytes(const local_search_settings& settings, index_t n) {
+  const std::uint64_t base = n * sizeof(row_t) + 16 * n + (std::uint64_t{1} << 20);
+  switch (settings.algorithm) {
+    case A::first_choice:  // the order of the n(n-1) moves
+      return base + 4 * n * (n - 1);
+    case A::beam:  // two beams of boards and lines
+      return base + 2 * std::uint64_t{settings.beam.width} * n * 16;
+    case A::ga:  // two populations
+      return base + 2 *
+                        std::uint64_t{settings.genetic.population ? settings.genetic.population
+                                                                  : default_population(n)} *
+                        n * sizeof(row_t);
+    default:
+      return base;
+  }
+}
+
+void check_local_memory(const local_search_settings& settings, index_t n, unsigned copies) {
+  if (settings.algorithm == A::min_conflicts) return;  // sized by its own check in solve
+  const std::uint64_t need = local_memory_bytes(settings, n) * copies;
+  const auto available = available_memory_bytes();
+  if (available && need > *available)
+    throw resource_error(std::string(algorithm_name(settings.algorithm)) +
+                         " on n=" + std::to_string(n) + " needs about " + format_bytes(need) +
+                         (copies > 1 ? " for " + std::to_string(copies) + " threads" : "") +
+                         ", but only " + format_bytes(*available) + " is available");
 }
 
 void check_local_size(local_algorithm algorithm, index_t n) {

@@ -50,6 +50,12 @@ void set_local_parameter(local_search_settings& settings, const std::string& nam
 std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,
                                                              index_t n);
 
+/// Bytes one run of a local search holds (boards, lines, move orders, populations).
+std::uint64_t local_memory_bytes(const local_search_settings& settings, index_t n);
+
+/// Refuses (resource_error, exit 3) when `copies` concurrent runs would not fit in memory.
+void check_local_memory(const local_search_settings& settings, index_t n, unsigned copies);
+
 /// Checks the board size against the algorithm's limit, with a message that says why.
 void check_local_size(local_algorithm algorithm, index_t n);
 

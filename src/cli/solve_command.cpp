@@ -131,25 +131,10 @@ solve_request parse_request(int argc, char** argv) {
 }
 
 std::uint64_t memory_needed(const solve_request& request) {
-  const index_t n = request.n;
-  const std::uint64_t base = n * sizeof(row_t) + (std::uint64_t{1} << 20);
-  if (!request.local) return base;
-  const auto& s = request.local_settings;
-  switch (*request.local) {
-    case local_algorithm::min_conflicts:
-      return min_conflicts_memory_bytes(n);
-    case local_algorithm::first_choice:  // the order of the n(n-1) moves
-      return base + 4 * n * (n - 1);
-    case local_algorithm::beam:  // two beams of boards and lines
-      return base + 2 * std::uint64_t{s.beam.width} * n * 16;
-    case local_algorithm::ga:  // two populations
-      return base + 2 *
-                        std::uint64_t{s.genetic.population ? s.genetic.population
-                                                           : default_population(n)} *
-                        n * sizeof(row_t);
-    default:
-      return base + 16 * n;
-  }
+  if (request.local && *request.local == local_algorithm::min_conflicts)
+    return min_conflicts_memory_bytes(request.n);
+  if (request.local) return local_memory_bytes(request.local_settings, request.n);
+  return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
 
 void check_memory(const solve_request& request) {
