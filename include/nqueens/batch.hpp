@@ -45,6 +45,10 @@ struct batch_stats {
   unsigned threads = 0;
 };
 
+/// @brief The worker threads run_batch uses: the setting (or every hardware thread), but no
+/// more than there are chunks of work.
+unsigned batch_threads(const batch_settings& settings);
+
 /// @brief Runs `settings.runs` independent runs of one algorithm on n queens (n >= 4, or 1).
 batch_stats run_batch(index_t n, const local_search_settings& algorithm,
                       const batch_settings& settings);

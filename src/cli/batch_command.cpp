@@ -222,7 +222,7 @@ int run_batch_command(int argc, char** argv) {
                  static_cast<unsigned long long>(request.n));
     return exit_unsolved;
   }
-  check_local_memory(request.algorithm, request.n, request.batch.threads);
+  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
   output_target output(request.output);
   if (!request.sweep.empty()) {
     run_sweep(request, output.sink());

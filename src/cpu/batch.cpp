@@ -91,13 +91,18 @@ std::pair<double, double> wilson_interval(std::uint64_t successes, std::uint64_t
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
+unsigned batch_threads(const batch_settings& settings) {
+  const unsigned threads =
+      settings.threads ? settings.threads : std::thread::hardware_concurrency();
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(
+      threads, 1, std::max<std::uint64_t>(1, (settings.runs + chunk_runs - 1) / chunk_runs)));
+}
+
 batch_stats run_batch(index_t n, const local_search_settings& algorithm,
                       const batch_settings& settings) {
   NQ_EXPECTS(settings.runs > 0, "a batch needs runs");
   const detail::stopwatch clock;
-  unsigned threads = settings.threads ? settings.threads : std::thread::hardware_concurrency();
-  threads = static_cast<unsigned>(
-      std::clamp<std::uint64_t>(threads, 1, (settings.runs + chunk_runs - 1) / chunk_runs));
+  const unsigned threads = batch_threads(settings);
   std::vector<tally> tallies(threads);
   std::atomic<std::uint64_t> next{0}, done{0};
   std::mutex mutex;
