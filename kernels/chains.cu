@@ -1,6 +1,7 @@
 // Thread-per-run chains for small boards: each thread owns one board (its lines in local
 // memory) and runs the same NQ_HD chain as the CPU reference, from the same Philox stream.
 
+#include "kernels/chains.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/gpu.hpp"
@@ -76,33 +77,21 @@ void launch(int n, const local_search_settings& s, std::uint64_t seed, std::uint
 }
 
 }  // namespace
-}  // namespace nq::cuda
 
-namespace nq::gpu {
+bool has_thread_chain(const local_search_settings& settings, index_t n) {
+  const A a = settings.algorithm;
+  return n >= 1 && n <= gpu::max_thread_chain_n && a != A::min_conflicts && a != A::beam &&
+         a != A::ga;
+}
 
-std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
-                                             std::uint64_t seed, std::uint64_t first,
-                                             std::uint64_t count, std::uint64_t max_steps,
-                                             std::vector<row_t>* boards) {
-  NQ_EXPECTS(n >= 1 && n <= max_thread_chain_n, "thread-per-run chains take n from 1 to 32");
-  using A = local_algorithm;
-  if (settings.algorithm == A::min_conflicts || settings.algorithm == A::beam ||
-      settings.algorithm == A::ga)
-    throw usage_error(std::string(algorithm_name(settings.algorithm)) +
-                      " has no thread-per-run GPU chain");
-  NQ_EXPECTS(count < (std::uint64_t{1} << 31) * 128, "too many runs for one launch");
-  std::vector<chain_outcome> outcomes(count);
-  if (count == 0) return outcomes;
-  if (max_steps == 0) max_steps = default_max_steps(settings.algorithm);
-  cuda::device_buffer<chain_outcome> d_outcomes(count);
-  cuda::device_buffer<row_t> d_boards(boards ? count * n : 0);
+void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
+                          std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
+                          chain_outcome* outcomes, row_t* boards) {
   const int size = static_cast<int>(n);
-  row_t* board_out = boards ? d_boards.data() : nullptr;
-  using cuda::launch;
   switch (settings.algorithm) {
-#define NQ_CHAIN_CASE(name)                                                                       \
-  case A::name:                                                                                   \
-    launch<A::name>(size, settings, seed, first, count, max_steps, d_outcomes.data(), board_out); \
+#define NQ_CHAIN_CASE(name)                                                           \
+  case A::name:                                                                       \
+    launch<A::name>(size, settings, seed, first, count, max_steps, outcomes, boards); \
     break;
     NQ_CHAIN_CASE(hc)
     NQ_CHAIN_CASE(hc_sideways)
@@ -117,9 +106,32 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
     NQ_CHAIN_CASE(hc_memory)
 #undef NQ_CHAIN_CASE
     default:
-      break;  // refused above
+      throw usage_error(std::string(algorithm_name(settings.algorithm)) +
+                        " has no thread-per-run GPU chain");
   }
   NQ_CUDA_TRY(cudaGetLastError());
+}
+
+}  // namespace nq::cuda
+
+namespace nq::gpu {
+
+std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
+                                             std::uint64_t seed, std::uint64_t first,
+                                             std::uint64_t count, std::uint64_t max_steps,
+                                             std::vector<row_t>* boards) {
+  NQ_EXPECTS(n >= 1 && n <= max_thread_chain_n, "thread-per-run chains take n from 1 to 32");
+  if (!cuda::has_thread_chain(settings, n))
+    throw usage_error(std::string(algorithm_name(settings.algorithm)) +
+                      " has no thread-per-run GPU chain");
+  NQ_EXPECTS(count < (std::uint64_t{1} << 31) * 128, "too many runs for one launch");
+  std::vector<chain_outcome> outcomes(count);
+  if (count == 0) return outcomes;
+  if (max_steps == 0) max_steps = default_max_steps(settings.algorithm);
+  cuda::device_buffer<chain_outcome> d_outcomes(count);
+  cuda::device_buffer<row_t> d_boards(boards ? count * n : 0);
+  cuda::launch_thread_chains(n, settings, seed, first, count, max_steps, d_outcomes.data(),
+                             boards ? d_boards.data() : nullptr);
   NQ_CUDA_TRY(cudaMemcpy(outcomes.data(), d_outcomes.data(), count * sizeof(chain_outcome),
                          cudaMemcpyDeviceToHost));
   if (boards) {

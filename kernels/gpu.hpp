@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "nqueens/backend.hpp"
 #include "nqueens/config.hpp"
-#include "nqueens/local_search.hpp"
 
 namespace nq::gpu {
 
@@ -33,5 +33,9 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
                                              std::uint64_t seed, std::uint64_t first,
                                              std::uint64_t count, std::uint64_t max_steps,
                                              std::vector<row_t>* boards = nullptr);
+
+/// @brief The GPU batch backend on `device`: thread-per-run chains (n up to
+/// max_thread_chain_n), tallied on the device. Throws cuda_error without a usable device.
+std::unique_ptr<batch_backend> make_gpu_backend(int device = 0);
 
 }  // namespace nq::gpu

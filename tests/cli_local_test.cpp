@@ -68,6 +68,59 @@ TEST(CliBatch, SweepRunsEveryPointOfTheGrid) {
   EXPECT_EQ(test::count_lines(table.out), 8u) << table.out;  // title, header, 6 rows
 }
 
+TEST(CliBatch, RunsCsvHasEveryRunAndRunZeroIsSolve) {
+  scratch_dir dir;
+  const auto r =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc-sideways", "--runs", "700", "--seed", "5",
+                    "--device", "cpu", "-f", "json", "--runs-csv", "runs.csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;  // --device cpu: no note
+  const auto record = nlohmann::json::parse(r.out);
+  EXPECT_EQ(record["device"], "cpu");
+  EXPECT_FALSE(record["device_name"].get<std::string>().empty());
+  std::istringstream csv(test::slurp(dir / "runs.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "run,solved,steps,restarts,cost");
+  std::vector<std::string> rows;
+  int solved = 0;
+  while (std::getline(csv, line)) {
+    EXPECT_TRUE(line.starts_with(std::to_string(rows.size()) + ",")) << line;
+    solved += line.find(",1,") != std::string::npos;
+    rows.push_back(line);
+  }
+  ASSERT_EQ(rows.size(), 700u);
+  EXPECT_EQ(solved, record["solved"].get<int>());
+  // Run 0 of a batch is `solve` with the same seed.
+  const auto one = nlohmann::json::parse(
+      run_cli(dir, {"solve", "-n", "8", "--algo", "hc-sideways", "--seed", "5", "-f", "json"}).out);
+  EXPECT_TRUE(rows[0].starts_with("0," + std::string(one["solved"] ? "1," : "0,") +
+                                  std::to_string(one["steps"].get<int>()) + ","))
+      << rows[0];
+}
+
+/// Whether this machine has no usable GPU (so --device gpu must be refused).
+bool without_gpu(const scratch_dir& dir) {
+  const auto version = run_cli(dir, {"--version"}).out;
+  return version.find("built without CUDA") != std::string::npos ||
+         version.find(" 0 devices visible") != std::string::npos;
+}
+
+TEST(CliBatch, DeviceChoiceWithoutAGpu) {
+  scratch_dir dir;
+  if (!without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
+  const auto gpu = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "--device", "gpu"});
+  EXPECT_EQ(gpu.code, 3);
+  EXPECT_NE(gpu.err.find("no CUDA device available"), std::string::npos) << gpu.err;
+  EXPECT_TRUE(gpu.out.empty());
+  const auto automatic = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-f", "json"});
+  EXPECT_EQ(automatic.code, 0);
+  EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
+  EXPECT_EQ(nlohmann::json::parse(automatic.out)["device"], "cpu");
+  const auto quiet = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-q"});
+  EXPECT_TRUE(quiet.err.empty()) << quiet.err;
+}
+
 TEST(CliSolve, TraceHasOneRowPerStep) {
   scratch_dir dir;
   for (const char* algo : {"hc-sideways", "sa", "ga"}) {

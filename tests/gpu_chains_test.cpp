@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/gpu.hpp"
+#include "nqueens/batch.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
@@ -57,6 +58,45 @@ TEST_P(GpuChains, MatchTheCpuRunForRun) {
                 std::vector<row_t>(cpu.board(), cpu.board() + n))
           << "n=" << n << " run " << i;
     }
+  }
+}
+
+// The GPU backend's device-side tally gives the CPU backend's statistics, and its records are
+// the CPU's run for run.
+TEST_P(GpuChains, BatchesMatchTheCpuBackend) {
+  local_search_settings settings;
+  settings.algorithm = GetParam();
+  batch_settings b;
+  b.runs = 40000;
+  b.seed = 3;
+  b.limits.max_steps = 2000;
+  std::vector<chain_outcome> gpu_records, cpu_records;
+  const auto gpu = gpu::make_gpu_backend();
+  const auto cpu = make_cpu_backend(0);
+  for (const index_t n : {8, 17}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    b.on_records = [&](std::uint64_t, const std::vector<chain_outcome>& runs) {
+      gpu_records.insert(gpu_records.end(), runs.begin(), runs.end());
+    };
+    const batch_stats on_gpu = run_batch(n, settings, b, *gpu);
+    b.on_records = [&](std::uint64_t, const std::vector<chain_outcome>& runs) {
+      cpu_records.insert(cpu_records.end(), runs.begin(), runs.end());
+    };
+    const batch_stats on_cpu = run_batch(n, settings, b, *cpu);
+    EXPECT_EQ(on_gpu.solved, on_cpu.solved);
+    EXPECT_EQ(on_gpu.success.mean, on_cpu.success.mean);
+    EXPECT_EQ(on_gpu.success.median, on_cpu.success.median);
+    EXPECT_EQ(on_gpu.success.max, on_cpu.success.max);
+    EXPECT_EQ(on_gpu.failure.mean, on_cpu.failure.mean);
+    EXPECT_EQ(on_gpu.failure.median, on_cpu.failure.median);
+    EXPECT_EQ(on_gpu.restarts, on_cpu.restarts);
+    ASSERT_EQ(gpu_records.size(), cpu_records.size());
+    for (std::size_t i = 0; i < gpu_records.size(); ++i) {
+      ASSERT_EQ(gpu_records[i].steps, cpu_records[i].steps) << "run " << i;
+      ASSERT_EQ(gpu_records[i].cost, cpu_records[i].cost) << "run " << i;
+    }
+    gpu_records.clear();
+    cpu_records.clear();
   }
 }
 

@@ -6,7 +6,7 @@
 
 #include <functional>
 
-#include "nqueens/local_search.hpp"
+#include "nqueens/backend.hpp"
 
 namespace nq {
 
@@ -18,6 +18,9 @@ struct batch_settings {
   search_limits limits;       ///< per run; max_steps 0 means the algorithm's default
   /// Called from the calling thread about four times a second: runs finished, seconds so far.
   std::function<void(std::uint64_t done, double seconds)> progress;
+  /// When set, receives every run's record, in run order, a slice at a time: the first run's
+  /// index, then the records.
+  std::function<void(std::uint64_t first, const std::vector<chain_outcome>& runs)> on_records;
 };
 
 /// @brief Steps of a group of runs (the successes, or the failures).
@@ -45,11 +48,17 @@ struct batch_stats {
   unsigned threads = 0;
 };
 
-/// @brief The worker threads run_batch uses: the setting (or every hardware thread), but no
-/// more than there are chunks of work.
+/// @brief The worker threads the CPU backend uses for a batch: the setting (or every hardware
+/// thread), but no more than there are chunks of work.
 unsigned batch_threads(const batch_settings& settings);
 
-/// @brief Runs `settings.runs` independent runs of one algorithm on n queens (n >= 4, or 1).
+/// @brief Runs `settings.runs` independent runs of one algorithm on n queens (n >= 4, or 1)
+/// on `backend` (which must support them) and summarises them. `threads` in the result is the
+/// backend's workers.
+batch_stats run_batch(index_t n, const local_search_settings& algorithm,
+                      const batch_settings& settings, batch_backend& backend);
+
+/// @brief The same on the CPU backend with `settings.threads` workers.
 batch_stats run_batch(index_t n, const local_search_settings& algorithm,
                       const batch_settings& settings);
 

@@ -9,8 +9,13 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
+#include "core/atomic_file.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
+
+#if NQ_WITH_CUDA
+#include "kernels/gpu.hpp"
+#endif
 
 namespace nq::cli {
 namespace {
@@ -31,6 +36,8 @@ struct batch_request {
   std::string output;
   bool quiet = false;
   std::vector<sweep_axis> sweep;
+  std::string device = "auto";  // cpu, gpu or auto
+  std::string runs_csv;         // every run's record, when set
 };
 
 double sweep_number(const std::string& text, const std::string& axis) {
@@ -106,6 +113,8 @@ batch_request parse_request(int argc, char** argv) {
       ("max-steps", "per run: give up after this many steps (default: the algorithm's)", cxxopts::value<std::string>())
       ("time-limit", "per run: give up after this many seconds", cxxopts::value<std::string>())
       ("sweep", "one batch per point of a grid, e.g. p=0.05:0.30:0.05,q=1:4", cxxopts::value<std::string>())
+      ("device", "cpu, gpu, or auto: the GPU when there is one that runs the algorithm, else the CPU", cxxopts::value<std::string>()->default_value("auto"))
+      ("runs-csv", "write every run's record (run,solved,steps,restarts,cost) to FILE, atomically", cxxopts::value<std::string>())
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
@@ -143,6 +152,13 @@ batch_request parse_request(int argc, char** argv) {
   request.json = format == "json";
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
+  request.device = args["device"].as<std::string>();
+  if (request.device != "cpu" && request.device != "gpu" && request.device != "auto")
+    throw usage_error("unknown --device '" + request.device + "' (expected cpu, gpu or auto)");
+  if (args.count("runs-csv")) {
+    if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
+    request.runs_csv = args["runs-csv"].as<std::string>();
+  }
   if (args.count("sweep")) {
     request.sweep = parse_sweep(args["sweep"].as<std::string>());
     // Every point is checked before the first batch runs.
@@ -155,11 +171,70 @@ batch_request parse_request(int argc, char** argv) {
   return request;
 }
 
-batch_stats run_one(const batch_request& request, const local_search_settings& algorithm) {
+/// The backend --device asks for: the GPU when asked (or, for auto, when one is present and runs
+/// the algorithm), else the CPU, with a note when auto falls back.
+std::unique_ptr<batch_backend> choose_backend(const batch_request& request) {
+  if (request.device == "cpu") return make_cpu_backend(batch_threads(request.batch));
+  const std::string what = std::string(algorithm_name(request.algorithm.algorithm)) +
+                           " on n=" + std::to_string(request.n);
+  std::string why = "no CUDA device";
+#if NQ_WITH_CUDA
+  if (gpu::device_count() > 0) {
+    auto gpu = gpu::make_gpu_backend();
+    if (gpu->supports(request.algorithm, request.n)) return gpu;
+    why = what + " has no GPU path yet (GPU chains: the single-chain algorithms, n up to " +
+          std::to_string(gpu::max_thread_chain_n) + ")";
+    if (request.device == "gpu") throw usage_error(why);
+  } else if (request.device == "gpu") {
+    throw resource_error("no CUDA device available");
+  }
+#else
+  if (request.device == "gpu")
+    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+  why += " (built without CUDA)";
+#endif
+  if (!request.quiet) std::fprintf(stderr, "nqueens batch: %s; running on the CPU\n", why.c_str());
+  return make_cpu_backend(batch_threads(request.batch));
+}
+
+/// Every run's record as CSV, written as the slices come in.
+class runs_csv_writer {
+ public:
+  explicit runs_csv_writer(const std::string& path) : file_(path), sink_(file_.fd()) {
+    sink_.write("run,solved,steps,restarts,cost\n");
+  }
+  void write(std::uint64_t first, const std::vector<chain_outcome>& runs) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      sink_.write_number(first + i);
+      sink_.write(runs[i].solved ? ",1," : ",0,");
+      sink_.write_number(runs[i].steps);
+      sink_.write(",");
+      sink_.write_number(runs[i].restarts);
+      sink_.write(",");
+      sink_.write_number(runs[i].cost);
+      sink_.write("\n");
+    }
+  }
+  void commit() {
+    sink_.flush();
+    file_.commit();
+  }
+
+ private:
+  atomic_file file_;
+  byte_sink sink_;
+};
+
+batch_stats run_one(const batch_request& request, const local_search_settings& algorithm,
+                    batch_backend& backend, runs_csv_writer* csv = nullptr) {
   batch_progress progress(request.batch.runs, !request.quiet && stderr_is_terminal());
   batch_settings settings = request.batch;
   settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
-  return run_batch(request.n, algorithm, settings);
+  if (csv)
+    settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+      csv->write(first, runs);
+    };
+  return run_batch(request.n, algorithm, settings, backend);
 }
 
 /// Every point of the grid, the first axis varying slowest.
@@ -177,7 +252,7 @@ std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>&
   return points;
 }
 
-void run_sweep(const batch_request& request, byte_sink& out) {
+void run_sweep(const batch_request& request, batch_backend& backend, byte_sink& out) {
   nlohmann::ordered_json records = nlohmann::ordered_json::array();
   std::string table;
   for (const auto& axis : request.sweep) {
@@ -195,8 +270,8 @@ void run_sweep(const batch_request& request, byte_sink& out) {
       std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
       row += cell;
     }
-    const batch_stats stats = run_one(request, algorithm);
-    records.push_back(batch_record(request.n, algorithm, request.batch, stats));
+    const batch_stats stats = run_one(request, algorithm, backend);
+    records.push_back(batch_record(request.n, algorithm, request.batch, stats, backend));
     char line[200];
     std::snprintf(line, sizeof line, "%10llu %9llu %9.2f %14.2f %14.2f %10.4g\n",
                   static_cast<unsigned long long>(stats.runs),
@@ -223,16 +298,21 @@ int run_batch_command(int argc, char** argv) {
     return exit_unsolved;
   }
   check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
+  const auto backend = choose_backend(request);
   output_target output(request.output);
+  std::optional<runs_csv_writer> csv;
+  if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
   if (!request.sweep.empty()) {
-    run_sweep(request, output.sink());
+    run_sweep(request, *backend, output.sink());
   } else {
-    const batch_stats stats = run_one(request, request.algorithm);
+    const batch_stats stats = run_one(request, request.algorithm, *backend, csv ? &*csv : nullptr);
     output.sink().write(
         request.json
-            ? batch_record(request.n, request.algorithm, request.batch, stats).dump() + "\n"
-            : batch_summary(request.n, request.algorithm, stats));
+            ? batch_record(request.n, request.algorithm, request.batch, stats, *backend).dump() +
+                  "\n"
+            : batch_summary(request.n, request.algorithm, stats, *backend));
   }
+  if (csv) csv->commit();
   output.commit();
   return exit_ok;
 }

@@ -16,13 +16,15 @@ std::string format(const char* pattern, auto... values) {
 }  // namespace
 
 nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algorithm,
-                                    const batch_settings& settings, const batch_stats& stats) {
+                                    const batch_settings& settings, const batch_stats& stats,
+                                    const batch_backend& backend) {
   nlohmann::ordered_json r;
   r["workload"] = "batch";
   r["n"] = n;
   r["algorithm"] = algorithm_name(algorithm.algorithm);
   if (algorithm.algorithm == local_algorithm::min_conflicts_column) r["variant"] = "column";
-  r["device"] = "cpu";
+  r["device"] = backend.device();
+  r["device_name"] = backend.device_name();
   r["seed"] = settings.seed;
   r["runs"] = stats.runs;
   r["solved"] = stats.solved;
@@ -47,7 +49,7 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
 }
 
 std::string batch_summary(index_t n, const local_search_settings& algorithm,
-                          const batch_stats& stats) {
+                          const batch_stats& stats, const batch_backend& backend) {
   const auto name = algorithm_name(algorithm.algorithm);
   std::string text = format(
       "%.*s on n=%llu: %llu runs, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
@@ -65,8 +67,12 @@ std::string batch_summary(index_t n, const local_search_settings& algorithm,
   if (stats.restarts)
     text += format("  restarts: %llu (%.2f per run)\n",
                    static_cast<unsigned long long>(stats.restarts), stats.mean_restarts);
-  text += format("  %.3f s, %.4g runs/s on %u CPU thread%s\n", stats.seconds, stats.runs_per_second,
-                 stats.threads, stats.threads == 1 ? "" : "s");
+  if (backend.device() == "cpu")
+    text += format("  %.3f s, %.4g runs/s on %u CPU thread%s\n", stats.seconds,
+                   stats.runs_per_second, stats.threads, stats.threads == 1 ? "" : "s");
+  else
+    text += format("  %.3f s, %.4g runs/s on %s (%u SMs)\n", stats.seconds, stats.runs_per_second,
+                   backend.device_name().c_str(), stats.threads);
   return text;
 }
 

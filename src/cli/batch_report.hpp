@@ -12,11 +12,12 @@ namespace nq::cli {
 /// The JSON record of one batch: n, algorithm, device, runs, solved, success_rate, ... and the
 /// algorithm's parameters.
 nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algorithm,
-                                    const batch_settings& settings, const batch_stats& stats);
+                                    const batch_settings& settings, const batch_stats& stats,
+                                    const batch_backend& backend);
 
 /// A few lines a person reads.
 std::string batch_summary(index_t n, const local_search_settings& algorithm,
-                          const batch_stats& stats);
+                          const batch_stats& stats, const batch_backend& backend);
 
 /// A progress line on stderr, shown on a terminal once a batch has run for a second.
 class batch_progress {

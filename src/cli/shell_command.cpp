@@ -226,8 +226,9 @@ class shell {
       settings.limits.max_steps =
           parse_positive("--max-steps", args["max-steps"].as<std::string>());
     read_generations(args, settings.limits);
-    const batch_stats stats = run_batch(n(), local, settings);
-    std::fputs(batch_summary(n(), local, stats).c_str(), stdout);
+    const auto backend = make_cpu_backend(batch_threads(settings));
+    const batch_stats stats = run_batch(n(), local, settings, *backend);
+    std::fputs(batch_summary(n(), local, stats, *backend).c_str(), stdout);
   }
 
   std::vector<row_t> board_;

@@ -1,3 +1,6 @@
+// The batch controller (slices, progress, statistics) and the CPU backend (worker threads
+// pulling chunks of runs from a shared counter).
+
 #include "nqueens/batch.hpp"
 
 #include <algorithm>
@@ -5,81 +8,141 @@
 #include <cmath>
 #include <condition_variable>
 #include <exception>
-#include <map>
 #include <mutex>
 #include <thread>
-#include <vector>
 
+#include "core/machine.hpp"
 #include "core/stopwatch.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
 namespace {
 
-constexpr std::uint64_t chunk_runs = 256;  // runs a worker claims at a time
-constexpr std::uint64_t dense_steps = 4096;
+constexpr std::uint64_t chunk_runs = 256;        // runs a CPU worker claims at a time
+constexpr std::uint64_t record_slice = 1 << 20;  // runs per slice when records are kept
+constexpr std::uint64_t dense_steps = 4096;      // step counts kept in the dense table
+constexpr auto progress_period = std::chrono::milliseconds(250);
 
-/// Step counts of one group of runs: exact, in a dense table for small counts and a map above.
-class step_histogram {
+step_summary summarise(const step_histogram& h) {
+  step_summary s;
+  s.runs = h.runs();
+  if (s.runs == 0) return s;
+  s.mean = static_cast<double>(h.sum()) / static_cast<double>(s.runs);
+  s.min = h.nth(0);
+  s.max = h.nth(s.runs - 1);
+  s.median = 0.5 * static_cast<double>(h.nth((s.runs - 1) / 2) + h.nth(s.runs / 2));
+  return s;
+}
+
+class cpu_backend final : public batch_backend {
  public:
-  void add(std::uint64_t steps) {
-    ++runs_;
-    sum_ += steps;
-    if (steps < dense_steps) {
-      if (dense_.empty()) dense_.resize(dense_steps);
-      ++dense_[steps];
-    } else {
-      ++sparse_[steps];
-    }
+  explicit cpu_backend(unsigned threads)
+      : threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+
+  std::string_view device() const override { return "cpu"; }
+  std::string device_name() const override { return cpu_model_name(); }
+  unsigned workers() const override { return threads_; }
+  bool supports(const local_search_settings& algorithm, index_t n) const override {
+    return n >= 1 && n <= max_local_n(algorithm.algorithm);
   }
 
-  void merge(const step_histogram& other) {
-    runs_ += other.runs_;
-    sum_ += other.sum_;
-    if (!other.dense_.empty()) {
-      if (dense_.empty()) dense_.resize(dense_steps);
-      for (std::uint64_t s = 0; s < dense_steps; ++s) dense_[s] += other.dense_[s];
-    }
-    for (const auto& [steps, count] : other.sparse_) sparse_[steps] += count;
-  }
+  void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
+           const std::function<void(std::uint64_t)>& progress) override {
+    if (records) records->assign(job.count, chain_outcome{});
+    const auto threads = static_cast<unsigned>(
+        std::clamp<std::uint64_t>(threads_, 1, (job.count + chunk_runs - 1) / chunk_runs));
+    std::vector<batch_tally> tallies(threads);
+    std::atomic<std::uint64_t> next{0}, done{0};
+    std::mutex mutex;
+    std::condition_variable finished;
+    unsigned active = threads;
+    std::exception_ptr failure;
 
-  step_summary summary() const {
-    step_summary s;
-    s.runs = runs_;
-    if (runs_ == 0) return s;
-    s.mean = static_cast<double>(sum_) / static_cast<double>(runs_);
-    s.min = nth(0);
-    s.max = nth(runs_ - 1);
-    s.median = 0.5 * static_cast<double>(nth((runs_ - 1) / 2) + nth(runs_ / 2));
-    return s;
+    const auto work = [&](unsigned t) {
+      try {
+        local_workspace workspace(job.n, job.algorithm);
+        local_run run;
+        run.seed = job.seed;
+        run.limits = job.limits;
+        for (;;) {
+          const std::uint64_t begin = next.fetch_add(chunk_runs);
+          if (begin >= job.count) break;
+          const std::uint64_t end = std::min(job.count, begin + chunk_runs);
+          for (std::uint64_t i = begin; i < end; ++i) {
+            run.stream = job.first + i;
+            const chain_outcome out = workspace.run(run);
+            tallies[t].add(out);
+            if (records) (*records)[i] = out;
+          }
+          done.fetch_add(end - begin, std::memory_order_relaxed);
+        }
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        next.store(job.count);  // the others stop at their next claim
+      }
+      const std::lock_guard lock(mutex);
+      if (--active == 0) finished.notify_all();
+    };
+
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work, t);
+    {
+      std::unique_lock lock(mutex);
+      while (!finished.wait_for(lock, progress_period, [&] { return active == 0; }))
+        if (progress) {
+          lock.unlock();
+          progress(done.load());
+          lock.lock();
+        }
+    }
+    for (auto& w : workers) w.join();
+    if (failure) std::rethrow_exception(failure);
+    for (const batch_tally& t : tallies) tally.merge(t);
   }
 
  private:
-  /// The k-th smallest step count (0-based).
-  std::uint64_t nth(std::uint64_t k) const {
-    for (std::uint64_t s = 0; s < dense_.size(); ++s) {
-      if (k < dense_[s]) return s;
-      k -= dense_[s];
-    }
-    for (const auto& [steps, count] : sparse_) {
-      if (k < count) return steps;
-      k -= count;
-    }
-    return 0;
-  }
-
-  std::uint64_t runs_ = 0;
-  std::uint64_t sum_ = 0;
-  std::vector<std::uint64_t> dense_;
-  std::map<std::uint64_t, std::uint64_t> sparse_;
-};
-
-struct tally {
-  step_histogram success, failure;
-  std::uint64_t restarts = 0;
+  unsigned threads_;
 };
 
 }  // namespace
+
+void step_histogram::add(std::uint64_t steps, std::uint64_t runs) {
+  runs_ += runs;
+  sum_ += steps * runs;
+  if (steps < dense_steps) {
+    if (dense_.empty()) dense_.resize(dense_steps);
+    dense_[steps] += runs;
+  } else {
+    sparse_[steps] += runs;
+  }
+}
+
+void step_histogram::merge(const step_histogram& other) {
+  runs_ += other.runs_;
+  sum_ += other.sum_;
+  if (!other.dense_.empty()) {
+    if (dense_.empty()) dense_.resize(dense_steps);
+    for (std::uint64_t s = 0; s < dense_steps; ++s) dense_[s] += other.dense_[s];
+  }
+  for (const auto& [steps, count] : other.sparse_) sparse_[steps] += count;
+}
+
+std::uint64_t step_histogram::nth(std::uint64_t k) const {
+  for (std::uint64_t s = 0; s < dense_.size(); ++s) {
+    if (k < dense_[s]) return s;
+    k -= dense_[s];
+  }
+  for (const auto& [steps, count] : sparse_) {
+    if (k < count) return steps;
+    k -= count;
+  }
+  return 0;
+}
+
+std::unique_ptr<batch_backend> make_cpu_backend(unsigned threads) {
+  return std::make_unique<cpu_backend>(threads);
+}
 
 std::pair<double, double> wilson_interval(std::uint64_t successes, std::uint64_t trials) {
   NQ_EXPECTS(trials > 0, "an interval needs trials");
@@ -93,83 +156,55 @@ std::pair<double, double> wilson_interval(std::uint64_t successes, std::uint64_t
 
 unsigned batch_threads(const batch_settings& settings) {
   const unsigned threads =
-      settings.threads ? settings.threads : std::thread::hardware_concurrency();
+      settings.threads ? settings.threads : std::max(1u, std::thread::hardware_concurrency());
   return static_cast<unsigned>(std::clamp<std::uint64_t>(
       threads, 1, std::max<std::uint64_t>(1, (settings.runs + chunk_runs - 1) / chunk_runs)));
 }
 
 batch_stats run_batch(index_t n, const local_search_settings& algorithm,
-                      const batch_settings& settings) {
+                      const batch_settings& settings, batch_backend& backend) {
   NQ_EXPECTS(settings.runs > 0, "a batch needs runs");
+  NQ_EXPECTS(backend.supports(algorithm, n), "the backend does not run this algorithm");
   const detail::stopwatch clock;
-  const unsigned threads = batch_threads(settings);
-  std::vector<tally> tallies(threads);
-  std::atomic<std::uint64_t> next{0}, done{0};
-  std::mutex mutex;
-  std::condition_variable finished;
-  unsigned active = threads;
-  std::exception_ptr failure;
-
-  const auto work = [&](unsigned t) {
-    try {
-      local_workspace workspace(n, algorithm);
-      local_run run;
-      run.seed = settings.seed;
-      run.limits = settings.limits;
-      for (;;) {
-        const std::uint64_t first = next.fetch_add(chunk_runs);
-        if (first >= settings.runs) break;
-        const std::uint64_t last = std::min(settings.runs, first + chunk_runs);
-        for (std::uint64_t i = first; i < last; ++i) {
-          run.stream = i;
-          const chain_outcome out = workspace.run(run);
-          (out.solved ? tallies[t].success : tallies[t].failure).add(out.steps);
-          tallies[t].restarts += out.restarts;
-        }
-        done.fetch_add(last - first, std::memory_order_relaxed);
-      }
-    } catch (...) {
-      const std::lock_guard lock(mutex);
-      if (!failure) failure = std::current_exception();
-      next.store(settings.runs);  // the others stop at their next claim
-    }
-    const std::lock_guard lock(mutex);
-    if (--active == 0) finished.notify_all();
-  };
-
-  std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work, t);
-  {
-    std::unique_lock lock(mutex);
-    while (!finished.wait_for(lock, std::chrono::milliseconds(250), [&] { return active == 0; }))
-      if (settings.progress) {
-        lock.unlock();
-        settings.progress(done.load(), clock.seconds());
-        lock.lock();
-      }
-  }
-  for (auto& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
-
-  tally total;
-  for (const tally& t : tallies) {
-    total.success.merge(t.success);
-    total.failure.merge(t.failure);
-    total.restarts += t.restarts;
+  batch_tally tally;
+  std::vector<chain_outcome> records;
+  const std::uint64_t slice = settings.on_records ? record_slice : settings.runs;
+  for (std::uint64_t first = 0; first < settings.runs; first += slice) {
+    batch_job job{n,
+                  algorithm,
+                  settings.seed,
+                  first,
+                  std::min(slice, settings.runs - first),
+                  settings.limits};
+    const auto progress = [&](std::uint64_t done) {
+      if (settings.progress) settings.progress(first + done, clock.seconds());
+    };
+    backend.run(job, tally, settings.on_records ? &records : nullptr, progress);
+    if (settings.on_records) settings.on_records(first, records);
   }
   batch_stats stats;
   stats.runs = settings.runs;
-  stats.success = total.success.summary();
-  stats.failure = total.failure.summary();
+  stats.success = summarise(tally.success);
+  stats.failure = summarise(tally.failure);
   stats.solved = stats.success.runs;
   stats.success_rate = static_cast<double>(stats.solved) / static_cast<double>(stats.runs);
   std::tie(stats.success_low, stats.success_high) = wilson_interval(stats.solved, stats.runs);
-  stats.restarts = total.restarts;
-  stats.mean_restarts = static_cast<double>(total.restarts) / static_cast<double>(stats.runs);
+  stats.restarts = tally.restarts;
+  stats.mean_restarts = static_cast<double>(tally.restarts) / static_cast<double>(stats.runs);
   stats.seconds = clock.seconds();
   stats.runs_per_second = static_cast<double>(stats.runs) / std::max(stats.seconds, 1e-9);
-  stats.threads = threads;
+  // The CPU backend uses no more threads than there are chunks of work.
+  stats.threads = backend.device() == "cpu"
+                      ? static_cast<unsigned>(std::min<std::uint64_t>(
+                            backend.workers(), (settings.runs + chunk_runs - 1) / chunk_runs))
+                      : backend.workers();
   return stats;
+}
+
+batch_stats run_batch(index_t n, const local_search_settings& algorithm,
+                      const batch_settings& settings) {
+  const auto backend = make_cpu_backend(batch_threads(settings));
+  return run_batch(n, algorithm, settings, *backend);
 }
 
 }  // namespace nq

@@ -1,0 +1,85 @@
+#pragma once
+/// @file
+/// @brief Where the runs of a batch execute: the CPU reference (worker threads) or a GPU. For
+/// the same (seed, run) both produce the same record; the controller (run_batch) slices the
+/// batch, reports progress, and turns the tallies into statistics. No CUDA types here.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nqueens/local_search.hpp"
+
+namespace nq {
+
+/// @brief Step counts of one group of runs, exact: a dense table for small counts, a map above.
+/// Mergeable, so tallies from threads, slices or devices add up to the same statistics.
+class step_histogram {
+ public:
+  void add(std::uint64_t steps, std::uint64_t runs = 1);
+  void merge(const step_histogram& other);
+  std::uint64_t runs() const { return runs_; }
+  std::uint64_t sum() const { return sum_; }
+  /// The k-th smallest step count (0-based, k < runs()).
+  std::uint64_t nth(std::uint64_t k) const;
+
+ private:
+  std::uint64_t runs_ = 0;
+  std::uint64_t sum_ = 0;
+  std::vector<std::uint64_t> dense_;
+  std::map<std::uint64_t, std::uint64_t> sparse_;
+};
+
+/// @brief What a slice of runs adds to a batch.
+struct batch_tally {
+  step_histogram success;  ///< steps of the solved runs
+  step_histogram failure;  ///< steps of the unsolved runs
+  std::uint64_t restarts = 0;
+  void add(const chain_outcome& run) {
+    (run.solved ? success : failure).add(run.steps);
+    restarts += run.restarts;
+  }
+  void merge(const batch_tally& other) {
+    success.merge(other.success);
+    failure.merge(other.failure);
+    restarts += other.restarts;
+  }
+};
+
+/// @brief Runs [first, first + count) of a batch: run i draws from stream (seed, i).
+struct batch_job {
+  index_t n = 0;
+  local_search_settings algorithm;
+  std::uint64_t seed = 1;
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+  search_limits limits;  ///< per run; max_steps 0 means the algorithm's default
+};
+
+/// @brief A place batches run.
+class batch_backend {
+ public:
+  virtual ~batch_backend() = default;
+  /// @brief "cpu" or "gpu".
+  virtual std::string_view device() const = 0;
+  /// @brief The processor's name, e.g. "Intel(R) Xeon(R) ..." or "NVIDIA H100 80GB HBM3".
+  virtual std::string device_name() const = 0;
+  /// @brief CPU worker threads, or GPU streaming multiprocessors.
+  virtual unsigned workers() const = 0;
+  /// @brief Whether this backend runs `algorithm` on n queens (the CPU runs everything).
+  virtual bool supports(const local_search_settings& algorithm, index_t n) const = 0;
+  /// @brief Runs the job, adds it to `tally` and, when `records` is not null, stores the runs'
+  /// records in run order (records->size() becomes job.count). `progress` (may be empty) hears
+  /// the runs finished so far, from the calling thread, a few times a second.
+  virtual void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
+                   const std::function<void(std::uint64_t done)>& progress) = 0;
+};
+
+/// @brief The CPU reference backend: `threads` workers (0: every hardware thread) pulling
+/// chunks of runs from a shared counter.
+std::unique_ptr<batch_backend> make_cpu_backend(unsigned threads);
+
+}  // namespace nq

@@ -1,0 +1,18 @@
+#pragma once
+// The thread-per-run chain kernels, for the kernels that launch them (chains.cu, the backend).
+
+#include "nqueens/local_search.hpp"
+
+namespace nq::cuda {
+
+/// Whether a thread-per-run chain exists for the algorithm on n queens.
+bool has_thread_chain(const local_search_settings& settings, index_t n);
+
+/// Launches runs [first, first + count) (asynchronously, on the default stream): outcome i and,
+/// when `boards` is not null, board i (n rows) of run first + i. `max_steps` must be resolved
+/// (not 0 unless the algorithm stops by itself).
+void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
+                          std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
+                          chain_outcome* outcomes, row_t* boards);
+
+}  // namespace nq::cuda
