@@ -1,5 +1,6 @@
-// Thread-per-run chains for small boards: each thread owns one board (its lines in local
-// memory) and runs the same NQ_HD chain as the CPU reference, from the same Philox stream.
+// Thread-per-run chains: each thread owns one board and runs the same NQ_HD chain as the CPU
+// reference, from the same Philox stream. Up to 32 queens the board and its lines sit in the
+// thread's local memory; above, in a slice of global scratch per thread.
 
 #include "kernels/chains.cuh"
 #include "kernels/cuda_check.cuh"
@@ -67,21 +68,60 @@ __global__ void thread_chains(int n, local_search_settings settings, std::uint64
     for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
 }
 
+/// Bytes of global scratch one chain on n queens needs: its rows, then its three line families.
+NQ_HD constexpr std::uint64_t scratch_per_chain(std::uint64_t n) {
+  return n * sizeof(row_t) + (n + 2 * (2 * n - 1)) * sizeof(std::int16_t);
+}
+
+template <A Algorithm>
+__global__ void global_chains(int n, local_search_settings settings, std::uint64_t seed,
+                              std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
+                              chain_outcome* outcomes, row_t* boards, unsigned char* scratch) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const auto size = static_cast<index_t>(n);
+  unsigned char* mine = scratch + i * scratch_per_chain(size);
+  auto* queen_row = reinterpret_cast<row_t*>(mine);
+  auto* lines = reinterpret_cast<std::int16_t*>(mine + size * sizeof(row_t));
+  const climber_view<std::int16_t> b{queen_row, lines, lines + size, lines + 3 * size - 1, size};
+  philox_stream rng(seed, first + i);
+  outcomes[i] = run_chain<Algorithm>(b, nullptr, rng, settings, max_steps);
+  if (boards)
+    for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
+}
+
 template <A Algorithm>
 void launch(int n, const local_search_settings& s, std::uint64_t seed, std::uint64_t first,
             std::uint64_t count, std::uint64_t max_steps, chain_outcome* outcomes, row_t* boards) {
   constexpr unsigned block = 128;
-  const std::uint64_t blocks = (count + block - 1) / block;
-  thread_chains<Algorithm><<<static_cast<unsigned>(blocks), block>>>(n, s, seed, first, count,
-                                                                     max_steps, outcomes, boards);
+  const auto blocks = static_cast<unsigned>((count + block - 1) / block);
+  if (n <= max_chain_n) {
+    thread_chains<Algorithm>
+        <<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes, boards);
+    return;
+  }
+  if constexpr (Algorithm != A::first_choice) {  // its move order is n(n-1) entries: refused
+    device_buffer<unsigned char> scratch(count * scratch_per_chain(static_cast<index_t>(n)));
+    global_chains<Algorithm>
+        <<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes, boards, scratch.data());
+    NQ_CUDA_TRY(cudaGetLastError());
+    NQ_CUDA_TRY(cudaDeviceSynchronize());  // before the scratch is freed
+  }
 }
 
 }  // namespace
 
 bool has_thread_chain(const local_search_settings& settings, index_t n) {
   const A a = settings.algorithm;
-  return n >= 1 && n <= gpu::max_thread_chain_n && a != A::min_conflicts && a != A::beam &&
-         a != A::ga;
+  if (a == A::min_conflicts || a == A::beam || a == A::ga || n < 1) return false;
+  return n <= gpu::max_thread_chain_n || (a != A::first_choice && n <= gpu::max_global_chain_n);
+}
+
+std::uint64_t max_chains_per_launch(index_t n) {
+  constexpr std::uint64_t most = std::uint64_t{1} << 24;
+  constexpr std::uint64_t scratch_budget = std::uint64_t{2} << 30;  // bytes of boards in flight
+  if (n <= gpu::max_thread_chain_n) return most;
+  return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
 }
 
 void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
@@ -120,18 +160,20 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
                                              std::uint64_t seed, std::uint64_t first,
                                              std::uint64_t count, std::uint64_t max_steps,
                                              std::vector<row_t>* boards) {
-  NQ_EXPECTS(n >= 1 && n <= max_thread_chain_n, "thread-per-run chains take n from 1 to 32");
   if (!cuda::has_thread_chain(settings, n))
     throw usage_error(std::string(algorithm_name(settings.algorithm)) +
-                      " has no thread-per-run GPU chain");
-  NQ_EXPECTS(count < (std::uint64_t{1} << 31) * 128, "too many runs for one launch");
+                      " on n=" + std::to_string(n) + " has no thread-per-run GPU chain");
+  NQ_EXPECTS(count < (std::uint64_t{1} << 31) * 128, "too many runs for one call");
   std::vector<chain_outcome> outcomes(count);
   if (count == 0) return outcomes;
   if (max_steps == 0) max_steps = default_max_steps(settings.algorithm);
   cuda::device_buffer<chain_outcome> d_outcomes(count);
   cuda::device_buffer<row_t> d_boards(boards ? count * n : 0);
-  cuda::launch_thread_chains(n, settings, seed, first, count, max_steps, d_outcomes.data(),
-                             boards ? d_boards.data() : nullptr);
+  const std::uint64_t per_launch = cuda::max_chains_per_launch(n);
+  for (std::uint64_t done = 0; done < count; done += per_launch)
+    cuda::launch_thread_chains(n, settings, seed, first + done, std::min(per_launch, count - done),
+                               max_steps, d_outcomes.data() + done,
+                               boards ? d_boards.data() + done * n : nullptr);
   NQ_CUDA_TRY(cudaMemcpy(outcomes.data(), d_outcomes.data(), count * sizeof(chain_outcome),
                          cudaMemcpyDeviceToHost));
   if (boards) {

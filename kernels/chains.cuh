@@ -8,9 +8,13 @@ namespace nq::cuda {
 /// Whether a thread-per-run chain exists for the algorithm on n queens.
 bool has_thread_chain(const local_search_settings& settings, index_t n);
 
-/// Launches runs [first, first + count) (asynchronously, on the default stream): outcome i and,
-/// when `boards` is not null, board i (n rows) of run first + i. `max_steps` must be resolved
-/// (not 0 unless the algorithm stops by itself).
+/// Runs one launch may hold: all of them up to 32 queens, else as many boards as fit in the
+/// scratch budget.
+std::uint64_t max_chains_per_launch(index_t n);
+
+/// Launches runs [first, first + count) (on the default stream; above 32 queens it waits): outcome
+/// i and, when `boards` is not null, board i (n rows) of run first + i. `max_steps` must be
+/// resolved (not 0 unless the algorithm stops by itself).
 void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
                           std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
                           chain_outcome* outcomes, row_t* boards);

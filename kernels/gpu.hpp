@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nqueens/backend.hpp"
+#include "nqueens/climb.hpp"
 #include "nqueens/config.hpp"
 
 namespace nq::gpu {
@@ -23,19 +24,23 @@ index_t count_attacking_pairs(std::span<const row_t> queen_row);
 
 /// @brief The largest board a thread-per-run chain keeps in registers and local memory.
 inline constexpr index_t max_thread_chain_n = 32;
+/// @brief The largest board a thread-per-run chain takes with its board in global memory
+/// (16-bit line counts; first-choice stays at max_thread_chain_n).
+inline constexpr index_t max_global_chain_n = small_climber_n;
 
 /// @brief Runs chains of a single-chain local search (hc ... min-conflicts --variant column),
 /// one GPU thread each: run i, for first <= i < first + count, draws from stream (seed, i) and
 /// follows the same NQ_HD step logic as local_workspace::run on the CPU, so its outcome and
 /// final board are the CPU's. `max_steps` 0 means the algorithm's default. Boards, when asked
-/// for, are n rows per run. Needs 1 <= n <= max_thread_chain_n.
+/// for, are n rows per run. Needs 1 <= n <= max_global_chain_n (max_thread_chain_n for
+/// first-choice); `count` at most cuda::max_chains_per_launch(n) above 32 queens.
 std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
                                              std::uint64_t seed, std::uint64_t first,
                                              std::uint64_t count, std::uint64_t max_steps,
                                              std::vector<row_t>* boards = nullptr);
 
-/// @brief The GPU batch backend on `device`: thread-per-run chains (n up to
-/// max_thread_chain_n), tallied on the device. Throws cuda_error without a usable device.
+/// @brief The GPU batch backend on `device`: thread-per-run chains (see run_thread_chains),
+/// tallied on the device. Throws cuda_error without a usable device.
 std::unique_ptr<batch_backend> make_gpu_backend(int device = 0);
 
 }  // namespace nq::gpu

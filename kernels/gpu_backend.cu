@@ -56,7 +56,7 @@ class gpu_backend final : public batch_backend {
            const std::function<void(std::uint64_t)>& progress) override {
     const std::uint64_t max_steps =
         job.limits.max_steps ? job.limits.max_steps : default_max_steps(job.algorithm.algorithm);
-    const std::uint64_t capacity = std::min(slice_runs, job.count);
+    const std::uint64_t capacity = std::min({slice_runs, job.count, max_chains_per_launch(job.n)});
     device_buffer<chain_outcome> outcomes(capacity);
     device_buffer<std::uint64_t> keys(capacity), unique_keys(capacity), counts(capacity);
     if (records) records->assign(job.count, chain_outcome{});

@@ -36,8 +36,9 @@ TEST_P(GpuChains, MatchTheCpuRunForRun) {
   local_search_settings settings;
   settings.algorithm = GetParam();
   constexpr std::uint64_t seed = 77, first = 1000, max_steps = 3000;
-  for (const index_t n : {1, 4, 5, 8, 13, 32}) {
-    const std::uint64_t runs = n == 32 ? 300 : 2000;
+  for (const index_t n : {1, 4, 5, 8, 13, 32, 33, 48}) {
+    if (n > gpu::max_thread_chain_n && settings.algorithm == A::first_choice) continue;
+    const std::uint64_t runs = n >= 32 ? 200 : 2000;
     std::vector<row_t> boards;
     const auto gpu_runs =
         gpu::run_thread_chains(n, settings, seed, first, runs, max_steps, &boards);
@@ -110,6 +111,9 @@ TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
     settings.algorithm = a;
     EXPECT_THROW(gpu::run_thread_chains(8, settings, 1, 0, 10, 0), usage_error) << label(a);
   }
+  local_search_settings first_choice;
+  first_choice.algorithm = A::first_choice;  // its move order does not fit above 32 queens
+  EXPECT_THROW(gpu::run_thread_chains(33, first_choice, 1, 0, 10, 0), usage_error);
 }
 
 }  // namespace

@@ -183,6 +183,7 @@ std::unique_ptr<batch_backend> choose_backend(const batch_request& request) {
     auto gpu = gpu::make_gpu_backend();
     if (gpu->supports(request.algorithm, request.n)) return gpu;
     why = what + " has no GPU path yet (GPU chains: the single-chain algorithms, n up to " +
+          std::to_string(gpu::max_global_chain_n) + "; first-choice up to " +
           std::to_string(gpu::max_thread_chain_n) + ")";
     if (request.device == "gpu") throw usage_error(why);
   } else if (request.device == "gpu") {
