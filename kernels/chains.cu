@@ -2,6 +2,7 @@
 // reference, from the same Philox stream. Up to 32 queens the board and its lines sit in the
 // thread's local memory; above, in a slice of global scratch per thread.
 
+#include "kernels/block_chains.cuh"
 #include "kernels/chains.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_buffer.cuh"
@@ -127,6 +128,10 @@ std::uint64_t max_chains_per_launch(index_t n) {
 void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
                           std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
                           chain_outcome* outcomes, row_t* boards) {
+  if (has_block_chain(settings.algorithm, n)) {
+    launch_block_chains(n, settings, seed, first, count, max_steps, outcomes, boards);
+    return;
+  }
   const int size = static_cast<int>(n);
   switch (settings.algorithm) {
 #define NQ_CHAIN_CASE(name)                                                           \

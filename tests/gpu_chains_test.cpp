@@ -104,6 +104,35 @@ TEST_P(GpuChains, BatchesMatchTheCpuBackend) {
 INSTANTIATE_TEST_SUITE_P(Gpu, GpuChains, ::testing::ValuesIn(thread_chain_algorithms),
                          [](const auto& info) { return label(info.param); });
 
+// Block-per-chain steepest ascent (33 to 8192 queens), with several columns per thread on the
+// larger boards: the CPU's chain, run for run.
+TEST(GpuBlockChains, MatchTheCpuRunForRun) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (const A a : {A::hc, A::hc_sideways, A::hc_restart}) {
+    local_search_settings settings;
+    settings.algorithm = a;
+    for (const index_t n : {33, 100, 257, 600}) {
+      constexpr std::uint64_t runs = 48, max_steps = 400;
+      std::vector<row_t> boards;
+      const auto gpu_runs = gpu::run_thread_chains(n, settings, 5, 0, runs, max_steps, &boards);
+      local_workspace cpu(n, settings);
+      for (std::uint64_t i = 0; i < runs; ++i) {
+        local_run run;
+        run.seed = 5;
+        run.stream = i;
+        run.limits.max_steps = max_steps;
+        const chain_outcome expected = cpu.run(run);
+        ASSERT_EQ(gpu_runs[i].steps, expected.steps) << label(a) << " n=" << n << " run " << i;
+        ASSERT_EQ(gpu_runs[i].restarts, expected.restarts) << label(a) << " n=" << n;
+        ASSERT_EQ(gpu_runs[i].cost, expected.cost) << label(a) << " n=" << n;
+        ASSERT_EQ(std::vector<row_t>(boards.begin() + i * n, boards.begin() + (i + 1) * n),
+                  std::vector<row_t>(cpu.board(), cpu.board() + n))
+            << label(a) << " n=" << n << " run " << i;
+      }
+    }
+  }
+}
+
 // Checked before any device work, so it holds on machines without a GPU too.
 TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
   for (const A a : {A::beam, A::ga, A::min_conflicts}) {
