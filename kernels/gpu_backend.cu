@@ -35,6 +35,19 @@ struct restarts_of {
   NQ_HD std::uint64_t operator()(const chain_outcome& run) const { return run.restarts; }
 };
 
+/// An owned CUDA event.
+class event {
+ public:
+  event() { NQ_CUDA_TRY(cudaEventCreate(&event_)); }
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+  ~event() { NQ_CUDA_TRY_NO_THROW(cudaEventDestroy(event_)); }
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_{};
+};
+
 class gpu_backend final : public batch_backend {
  public:
   explicit gpu_backend(int device) : device_(device) {
@@ -52,8 +65,12 @@ class gpu_backend final : public batch_backend {
     return has_thread_chain(algorithm, n);
   }
 
+  double kernel_seconds() const override { return kernel_seconds_; }
+
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
            const std::function<void(std::uint64_t)>& progress) override {
+    kernel_seconds_ = 0.0;
+    event start, stop;
     const std::uint64_t max_steps =
         job.limits.max_steps ? job.limits.max_steps : default_max_steps(job.algorithm.algorithm);
     const std::uint64_t capacity = std::min({slice_runs, job.count, max_chains_per_launch(job.n)});
@@ -63,8 +80,14 @@ class gpu_backend final : public batch_backend {
     std::vector<std::uint64_t> host_keys, host_counts;
     for (std::uint64_t done = 0; done < job.count;) {
       const std::uint64_t count = std::min(capacity, job.count - done);
+      NQ_CUDA_TRY(cudaEventRecord(start.get()));
       launch_thread_chains(job.n, job.algorithm, job.seed, job.first + done, count, max_steps,
                            outcomes.data(), nullptr);
+      NQ_CUDA_TRY(cudaEventRecord(stop.get()));
+      NQ_CUDA_TRY(cudaEventSynchronize(stop.get()));
+      float milliseconds = 0;
+      NQ_CUDA_TRY(cudaEventElapsedTime(&milliseconds, start.get(), stop.get()));
+      kernel_seconds_ += milliseconds / 1000.0;
       try {
         tally.restarts += thrust::transform_reduce(thrust::device, outcomes.data(),
                                                    outcomes.data() + count, restarts_of{},
@@ -100,6 +123,7 @@ class gpu_backend final : public batch_backend {
   int device_;
   unsigned sms_ = 0;
   std::string name_;
+  double kernel_seconds_ = 0.0;
 };
 
 }  // namespace

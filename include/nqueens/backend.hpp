@@ -76,6 +76,9 @@ class batch_backend {
   /// the runs finished so far, from the calling thread, a few times a second.
   virtual void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
                    const std::function<void(std::uint64_t done)>& progress) = 0;
+  /// @brief Seconds the device spent in the chain kernels during the last run() (CUDA events);
+  /// 0 on the CPU, where there is no separate device time.
+  virtual double kernel_seconds() const { return 0.0; }
 };
 
 /// @brief The CPU reference backend: `threads` workers (0: every hardware thread) pulling

@@ -43,7 +43,8 @@ struct batch_stats {
   step_summary failure;        ///< steps of the unsolved runs
   std::uint64_t restarts = 0;  ///< over all runs
   double mean_restarts = 0.0;
-  double seconds = 0.0;  ///< wall time of the whole batch
+  double seconds = 0.0;         ///< wall time of the whole batch
+  double kernel_seconds = 0.0;  ///< GPU: time in the chain kernels (CUDA events); CPU: 0
   double runs_per_second = 0.0;
   unsigned threads = 0;
 };

@@ -40,6 +40,7 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
   r["max_steps"] = settings.limits.max_steps ? settings.limits.max_steps
                                              : default_max_steps(algorithm.algorithm);
   r["seconds"] = stats.seconds;
+  if (backend.device() != "cpu") r["kernel_seconds"] = stats.kernel_seconds;
   r["runs_per_second"] = stats.runs_per_second;
   r["threads"] = stats.threads;
   nlohmann::ordered_json parameters = nlohmann::ordered_json::object();

@@ -167,6 +167,7 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   NQ_EXPECTS(backend.supports(algorithm, n), "the backend does not run this algorithm");
   const detail::stopwatch clock;
   batch_tally tally;
+  double kernel_seconds = 0.0;
   std::vector<chain_outcome> records;
   const std::uint64_t slice = settings.on_records ? record_slice : settings.runs;
   for (std::uint64_t first = 0; first < settings.runs; first += slice) {
@@ -180,6 +181,7 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
       if (settings.progress) settings.progress(first + done, clock.seconds());
     };
     backend.run(job, tally, settings.on_records ? &records : nullptr, progress);
+    kernel_seconds += backend.kernel_seconds();
     if (settings.on_records) settings.on_records(first, records);
   }
   batch_stats stats;
@@ -192,6 +194,7 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   stats.restarts = tally.restarts;
   stats.mean_restarts = static_cast<double>(tally.restarts) / static_cast<double>(stats.runs);
   stats.seconds = clock.seconds();
+  stats.kernel_seconds = kernel_seconds;
   stats.runs_per_second = static_cast<double>(stats.runs) / std::max(stats.seconds, 1e-9);
   // The CPU backend uses no more threads than there are chunks of work.
   stats.threads = backend.device() == "cpu"
