@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "cli/backend_choice.hpp"
 #include "cli/batch_report.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -13,9 +14,6 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
-#if NQ_WITH_CUDA
-#include "kernels/gpu.hpp"
-#endif
 
 namespace nq::cli {
 namespace {
@@ -152,9 +150,7 @@ batch_request parse_request(int argc, char** argv) {
   request.json = format == "json";
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
-  request.device = args["device"].as<std::string>();
-  if (request.device != "cpu" && request.device != "gpu" && request.device != "auto")
-    throw usage_error("unknown --device '" + request.device + "' (expected cpu, gpu or auto)");
+  request.device = parse_device(args["device"].as<std::string>());
   if (args.count("runs-csv")) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
     request.runs_csv = args["runs-csv"].as<std::string>();
@@ -169,33 +165,6 @@ batch_request parse_request(int argc, char** argv) {
       }
   }
   return request;
-}
-
-/// The backend --device asks for: the GPU when asked (or, for auto, when one is present and runs
-/// the algorithm), else the CPU, with a note when auto falls back.
-std::unique_ptr<batch_backend> choose_backend(const batch_request& request) {
-  if (request.device == "cpu") return make_cpu_backend(batch_threads(request.batch));
-  const std::string what = std::string(algorithm_name(request.algorithm.algorithm)) +
-                           " on n=" + std::to_string(request.n);
-  std::string why = "no CUDA device";
-#if NQ_WITH_CUDA
-  if (gpu::device_count() > 0) {
-    auto gpu = gpu::make_gpu_backend();
-    if (gpu->supports(request.algorithm, request.n)) return gpu;
-    why = what + " has no GPU path yet (GPU chains: the single-chain algorithms, n up to " +
-          std::to_string(gpu::max_global_chain_n) + "; first-choice up to " +
-          std::to_string(gpu::max_thread_chain_n) + ")";
-    if (request.device == "gpu") throw usage_error(why);
-  } else if (request.device == "gpu") {
-    throw resource_error("no CUDA device available");
-  }
-#else
-  if (request.device == "gpu")
-    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
-  why += " (built without CUDA)";
-#endif
-  if (!request.quiet) std::fprintf(stderr, "nqueens batch: %s; running on the CPU\n", why.c_str());
-  return make_cpu_backend(batch_threads(request.batch));
 }
 
 /// Every run's record as CSV, written as the slices come in.
@@ -299,7 +268,8 @@ int run_batch_command(int argc, char** argv) {
     return exit_unsolved;
   }
   check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
-  const auto backend = choose_backend(request);
+  const auto backend = choose_backend(request.device, request.algorithm, request.n,
+                                      batch_threads(request.batch), request.quiet, "batch");
   output_target output(request.output);
   std::optional<runs_csv_writer> csv;
   if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);

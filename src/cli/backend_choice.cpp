@@ -1,0 +1,46 @@
+#include "cli/backend_choice.hpp"
+
+#include <cstdio>
+
+#include "nqueens/error.hpp"
+
+#if NQ_WITH_CUDA
+#include "kernels/gpu.hpp"
+#endif
+
+namespace nq::cli {
+
+std::string parse_device(const std::string& text) {
+  if (text != "cpu" && text != "gpu" && text != "auto")
+    throw usage_error("unknown --device '" + text + "' (expected cpu, gpu or auto)");
+  return text;
+}
+
+std::unique_ptr<batch_backend> choose_backend(const std::string& device,
+                                              const local_search_settings& algorithm, index_t n,
+                                              unsigned threads, bool quiet, const char* command) {
+  if (device == "cpu") return make_cpu_backend(threads);
+  std::string why = "no CUDA device";
+#if NQ_WITH_CUDA
+  if (gpu::device_count() > 0) {
+    auto gpu = gpu::make_gpu_backend();
+    if (gpu->supports(algorithm, n)) return gpu;
+    why = std::string(algorithm_name(algorithm.algorithm)) + " on n=" + std::to_string(n) +
+          " has no GPU path yet (GPU chains: the single-chain algorithms, n up to " +
+          std::to_string(gpu::max_global_chain_n) + "; first-choice up to " +
+          std::to_string(gpu::max_thread_chain_n) + ")";
+    if (device == "gpu") throw usage_error(why);
+  } else if (device == "gpu") {
+    throw resource_error("no CUDA device available");
+  }
+#else
+  (void)algorithm, (void)n;  // only a GPU build asks what the GPU runs
+  if (device == "gpu")
+    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+  why += " (built without CUDA)";
+#endif
+  if (!quiet) std::fprintf(stderr, "nqueens %s: %s; running on the CPU\n", command, why.c_str());
+  return make_cpu_backend(threads);
+}
+
+}  // namespace nq::cli

@@ -1,0 +1,22 @@
+#pragma once
+// Which backend --device selects, shared by batch and solve --chains.
+
+#include <memory>
+#include <string>
+
+#include "nqueens/backend.hpp"
+
+namespace nq::cli {
+
+/// "cpu", "gpu" or "auto"; anything else is a usage_error.
+std::string parse_device(const std::string& text);
+
+/// The backend `device` asks for: the GPU when asked (or, for auto, when one is present and
+/// runs the algorithm on n queens), else the CPU with `threads` workers; auto says on stderr
+/// why it fell back, unless `quiet`. --device gpu without a usable GPU is a resource_error
+/// (exit 3), and with an algorithm the GPU does not run, a usage_error.
+std::unique_ptr<batch_backend> choose_backend(const std::string& device,
+                                              const local_search_settings& algorithm, index_t n,
+                                              unsigned threads, bool quiet, const char* command);
+
+}  // namespace nq::cli
