@@ -119,6 +119,35 @@ TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   EXPECT_EQ(nlohmann::json::parse(automatic.out)["device"], "cpu");
   const auto quiet = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-q"});
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
+  const auto solve = run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--chains", "64",
+                                   "--device", "gpu", "-f", "json"});
+  EXPECT_EQ(solve.code, 3);
+  EXPECT_NE(solve.err.find("no CUDA device available"), std::string::npos) << solve.err;
+  EXPECT_TRUE(solve.out.empty()) << solve.out;
+}
+
+TEST(CliSolve, ChainsKeepTheLowestNumberedSolvedChainAndReplayIt) {
+  scratch_dir dir;
+  const auto many = run_cli(dir, {"solve", "-n", "12", "--algo", "hc", "--chains", "300", "--seed",
+                                  "3", "-f", "json", "--device", "cpu"});
+  ASSERT_EQ(many.code, 0) << many.err;
+  const auto chosen = nlohmann::json::parse(many.out);
+  EXPECT_EQ(chosen["chains"], 300);
+  EXPECT_TRUE(chosen["solved"].get<bool>());
+  const auto k = chosen["chain"].get<std::uint64_t>();
+  ASSERT_GT(k, 0u);  // hc fails often on 12 queens: some chains before it failed
+  const auto one =
+      nlohmann::json::parse(run_cli(dir, {"solve", "-n", "12", "--algo", "hc", "--chain",
+                                          std::to_string(k), "--seed", "3", "-f", "json"})
+                                .out);
+  EXPECT_EQ(one["rows"], chosen["rows"]);
+  EXPECT_EQ(one["steps"], chosen["steps"]);
+  // Every chain before it failed: they are runs 0..k-1 of a batch with the same seed.
+  const auto before = nlohmann::json::parse(
+      run_cli(dir, {"batch", "-n", "12", "--algo", "hc", "--runs", std::to_string(k), "--seed", "3",
+                    "-f", "json", "--device", "cpu"})
+          .out);
+  EXPECT_EQ(before["solved"], 0);
 }
 
 TEST(CliSolve, TraceHasOneRowPerStep) {

@@ -14,7 +14,6 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
-
 namespace nq::cli {
 namespace {
 

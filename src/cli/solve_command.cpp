@@ -3,12 +3,15 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli/backend_choice.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
 #include "cli/trace_writer.hpp"
 #include "core/memory.hpp"
+#include "core/stopwatch.hpp"
 #include "nqueens/algorithms.hpp"
+#include "nqueens/batch.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
@@ -36,6 +39,15 @@ struct solve_request {
   std::optional<local_algorithm> local;  // a local search, with its settings
   local_search_settings local_settings;
   std::string trace;
+  std::uint64_t chains = 0;    // --chains C: C chains in parallel; 0: one chain, no backend
+  std::uint64_t chain = 0;     // the stream of the (single) chain to run
+  std::string device = "cpu";  // where --chains run
+};
+
+/// Where the chosen chain ran and how many ran, for the reports.
+struct chain_report {
+  std::string device = "cpu";
+  std::string device_name;
 };
 
 bool is_chain(const solve_request& request) {
@@ -83,6 +95,12 @@ solve_request parse_request(int argc, char** argv) {
        cxxopts::value<std::string>())
       ("trace", "local search: write the cost after every step to FILE (CSV), atomically",
        cxxopts::value<std::string>())
+      ("chains", "local search: run C chains at once (chain i from stream (seed, i)) and keep the lowest-numbered one that solves",
+       cxxopts::value<std::string>())
+      ("chain", "local search: run chain I alone (e.g. to replay one that --chains reported)",
+       cxxopts::value<std::string>())
+      ("device", "with --chains: cpu (default), gpu, or auto (the GPU when it runs the algorithm)",
+       cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
   // clang-format on
@@ -119,6 +137,23 @@ solve_request parse_request(int argc, char** argv) {
     read_generations(args, request.limits);
   } else {
     reject_local_options(args, request.algorithm);
+  }
+  for (const char* option : {"chains", "chain", "device"})
+    if (args.count(option) && !is_chain(request))
+      throw usage_error(std::string("--") + option +
+                        " applies to the local-search algorithms (not " + request.algorithm +
+                        (request.local ? " --variant permutation" : std::string()) + ")");
+  if (args.count("chains") && args.count("chain"))
+    throw usage_error("--chains runs many chains and --chain replays one: give one of them");
+  if (args.count("chains")) {
+    request.chains = parse_positive("--chains", args["chains"].as<std::string>());
+    if (request.chains > (std::uint64_t{1} << 32))
+      throw usage_error("--chains must be at most 4294967296");
+  }
+  if (args.count("chain")) request.chain = parse_seed(args["chain"].as<std::string>());
+  if (args.count("device")) {
+    request.device = parse_device(args["device"].as<std::string>());
+    if (!request.chains) request.chains = 1;
   }
   if (args.count("trace")) {
     if (!is_chain(request))
@@ -173,6 +208,7 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
   if (is_chain(request)) {
     local_run run;
     run.seed = request.seed;
+    run.stream = request.chain;
     run.limits = request.limits;
     if (trace) run.trace = trace->callback();
     return solve_local(request.n, request.local_settings, run);
@@ -184,11 +220,53 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
                              [&](const solve_progress& p) { progress.update(p); });
 }
 
-void write_json(byte_sink& out, const solve_request& request, const solve_result& result) {
+/// --chains C: all C chains on the chosen backend; the lowest-numbered one that solved (or,
+/// when none did, the one left with the fewest attacking pairs) is replayed on the CPU for its
+/// board and trace, which is exactly what `--chain I` gives.
+solve_result run_chains(solve_request& request, trace_writer* trace, chain_report& report) {
+  const detail::stopwatch clock;
+  const auto backend =
+      choose_backend(request.device, request.local_settings, request.n, 0, request.quiet, "solve");
+  report.device = backend->device();
+  report.device_name = backend->device_name();
+  batch_settings settings;
+  settings.runs = request.chains;
+  settings.seed = request.seed;
+  settings.limits = request.limits;
+  std::uint64_t chosen = 0;
+  chain_outcome best;
+  bool any = false;
+  settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const bool better =
+          !any || (runs[i].solved && !best.solved) ||
+          (runs[i].solved == best.solved && !best.solved && runs[i].cost < best.cost);
+      if (better) chosen = first + i, best = runs[i], any = true;
+    }
+  };
+  run_batch(request.n, request.local_settings, settings, *backend);
+  request.chain = chosen;
+  progress_line silent(false);
+  solve_result result = run_algorithm(request, silent, trace);
+  if (result.steps != best.steps || result.solved != best.solved)
+    throw std::logic_error("chain " + std::to_string(chosen) + " on the " + report.device +
+                           " took " + std::to_string(best.steps) + " steps, its CPU replay " +
+                           std::to_string(result.steps));
+  result.seconds = clock.seconds();
+  return result;
+}
+
+void write_json(byte_sink& out, const solve_request& request, const solve_result& result,
+                const chain_report& report) {
   nlohmann::ordered_json record;
   record["n"] = request.n;
   record["algorithm"] = request.algorithm;
-  record["device"] = "cpu";
+  record["device"] = report.device;
+  if (request.chains) {
+    record["device_name"] = report.device_name;
+    record["chains"] = request.chains;
+  }
+  if (is_chain(request)) record["chain"] = request.chain;
   record["seed"] = request.seed;
   record["solved"] = result.solved;
   record["conflicts"] = result.conflicts;
@@ -212,28 +290,36 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   out.write("}\n");
 }
 
-std::string summary_line(const solve_request& request, const solve_result& result) {
+std::string summary_line(const solve_request& request, const solve_result& result,
+                         const chain_report& report) {
   char line[320];
   const char* outcome = result.solved ? "solved" : "no solution found";
-  std::snprintf(line, sizeof line,
-                "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
-                static_cast<unsigned long long>(request.n), outcome, request.algorithm.c_str(),
-                result.seconds, static_cast<unsigned long long>(request.seed),
-                static_cast<unsigned long long>(result.steps),
-                static_cast<unsigned long long>(result.restarts));
+  std::string by = request.algorithm;
+  if (request.chains)
+    by += " chain " + std::to_string(request.chain) + " of " + std::to_string(request.chains) +
+          " on the " + report.device;
+  else if (request.chain)
+    by += " chain " + std::to_string(request.chain);
+  std::snprintf(
+      line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
+      static_cast<unsigned long long>(request.n), outcome, by.c_str(), result.seconds,
+      static_cast<unsigned long long>(request.seed), static_cast<unsigned long long>(result.steps),
+      static_cast<unsigned long long>(result.restarts));
   std::string text = line;
+  if (request.chains) text += ", replay with --chain " + std::to_string(request.chain);
   if (!result.solved) text += ", " + std::to_string(result.conflicts) + " attacking pairs left";
   return text + ")\n";
 }
 
-void write_result(byte_sink& out, const solve_request& request, const solve_result& result) {
+void write_result(byte_sink& out, const solve_request& request, const solve_result& result,
+                  const chain_report& report) {
   switch (request.format) {
     case solve_format::json:
-      write_json(out, request, result);
+      write_json(out, request, result, report);
       break;
     case solve_format::summary:
       out.write(solution_exists(request.n)
-                    ? summary_line(request, result)
+                    ? summary_line(request, result, report)
                     : "n=" + std::to_string(request.n) + ": no solution exists\n");
       break;
     case solve_format::grid:
@@ -272,7 +358,7 @@ void report_failure(const solve_request& request, const solve_result& result) {
 }  // namespace
 
 int run_solve(int argc, char** argv) {
-  const solve_request request = parse_request(argc, argv);
+  solve_request request = parse_request(argc, argv);
   const bool exists = solution_exists(request.n);
   const bool record =
       request.format == solve_format::json || request.format == solve_format::summary;
@@ -283,13 +369,16 @@ int run_solve(int argc, char** argv) {
   std::optional<trace_writer> trace;
   if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
   solve_result result;
-  if (exists) {
+  chain_report report;
+  if (exists && request.chains) {
+    result = run_chains(request, trace ? &*trace : nullptr, report);
+  } else if (exists) {
     progress_line progress(!request.quiet && stderr_is_terminal());
     result = run_algorithm(request, progress, trace ? &*trace : nullptr);
   }
   if (trace) trace->commit();
   if (record || result.solved) {
-    write_result(output->sink(), request, result);
+    write_result(output->sink(), request, result, report);
     output->commit();
   }
   if (!exists) {
