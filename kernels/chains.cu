@@ -17,12 +17,23 @@ namespace {
 constexpr int max_chain_n = static_cast<int>(gpu::max_thread_chain_n);
 using A = local_algorithm;
 
+/// Stops a chain once a lower-numbered run has solved (solve --chains), checked every 1024
+/// steps; without a race it never stops.
+struct race_observer {
+  const unsigned long long* first_solved;  // null: no race
+  std::uint64_t run;
+  std::uint32_t calls = 0;
+  __device__ bool operator()(const chain_state&) {
+    if (!first_solved || ++calls % 1024 != 0) return true;
+    return *static_cast<const volatile unsigned long long*>(first_solved) >= run;
+  }
+};
+
 /// One chain of algorithm `Algorithm` on a climber in the thread's own memory.
 template <A Algorithm>
 __device__ chain_outcome run_chain(climber_view<std::int16_t> b, std::uint32_t* order,
                                    philox_stream& rng, const local_search_settings& s,
-                                   std::uint64_t max_steps) {
-  const no_observer observe;
+                                   std::uint64_t max_steps, race_observer observe) {
   if constexpr (Algorithm == A::hc) return hill_climb(b, rng, 0, false, true, max_steps, observe);
   if constexpr (Algorithm == A::hc_sideways)
     return hill_climb(b, rng, s.hill.max_sideways, false, true, max_steps, observe);
@@ -51,10 +62,29 @@ __device__ chain_outcome run_chain(climber_view<std::int16_t> b, std::uint32_t* 
   return chain_outcome{};
 }
 
+/// Runs chain `run`, or skips it (stopped) when a lower-numbered run already solved, and
+/// publishes a solution to the race.
+template <A Algorithm>
+__device__ chain_outcome race_chain(climber_view<std::int16_t> b, std::uint32_t* order,
+                                    std::uint64_t seed, std::uint64_t run,
+                                    const local_search_settings& s, std::uint64_t max_steps,
+                                    unsigned long long* first_solved) {
+  chain_outcome out;
+  if (first_solved && *static_cast<volatile unsigned long long*>(first_solved) < run) {
+    out.stopped = true;
+    return out;
+  }
+  philox_stream rng(seed, run);
+  out = run_chain<Algorithm>(b, order, rng, s, max_steps, race_observer{first_solved, run});
+  if (first_solved && out.solved) atomicMin(first_solved, static_cast<unsigned long long>(run));
+  return out;
+}
+
 template <A Algorithm>
 __global__ void thread_chains(int n, local_search_settings settings, std::uint64_t seed,
                               std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                              chain_outcome* outcomes, row_t* boards) {
+                              chain_outcome* outcomes, row_t* boards,
+                              unsigned long long* first_solved) {
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   row_t queen_row[max_chain_n];
@@ -63,8 +93,7 @@ __global__ void thread_chains(int n, local_search_settings settings, std::uint64
   constexpr int order_size = Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
   std::uint32_t order[order_size];
   const climber_view<std::int16_t> b{queen_row, rows, diag, anti, static_cast<index_t>(n)};
-  philox_stream rng(seed, first + i);
-  outcomes[i] = run_chain<Algorithm>(b, order, rng, settings, max_steps);
+  outcomes[i] = race_chain<Algorithm>(b, order, seed, first + i, settings, max_steps, first_solved);
   if (boards)
     for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
 }
@@ -77,7 +106,8 @@ NQ_HD constexpr std::uint64_t scratch_per_chain(std::uint64_t n) {
 template <A Algorithm>
 __global__ void global_chains(int n, local_search_settings settings, std::uint64_t seed,
                               std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                              chain_outcome* outcomes, row_t* boards, unsigned char* scratch) {
+                              chain_outcome* outcomes, row_t* boards, unsigned char* scratch,
+                              unsigned long long* first_solved) {
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const auto size = static_cast<index_t>(n);
@@ -85,26 +115,27 @@ __global__ void global_chains(int n, local_search_settings settings, std::uint64
   auto* queen_row = reinterpret_cast<row_t*>(mine);
   auto* lines = reinterpret_cast<std::int16_t*>(mine + size * sizeof(row_t));
   const climber_view<std::int16_t> b{queen_row, lines, lines + size, lines + 3 * size - 1, size};
-  philox_stream rng(seed, first + i);
-  outcomes[i] = run_chain<Algorithm>(b, nullptr, rng, settings, max_steps);
+  outcomes[i] =
+      race_chain<Algorithm>(b, nullptr, seed, first + i, settings, max_steps, first_solved);
   if (boards)
     for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
 }
 
 template <A Algorithm>
 void launch(int n, const local_search_settings& s, std::uint64_t seed, std::uint64_t first,
-            std::uint64_t count, std::uint64_t max_steps, chain_outcome* outcomes, row_t* boards) {
+            std::uint64_t count, std::uint64_t max_steps, chain_outcome* outcomes, row_t* boards,
+            unsigned long long* first_solved) {
   constexpr unsigned block = 128;
   const auto blocks = static_cast<unsigned>((count + block - 1) / block);
   if (n <= max_chain_n) {
     thread_chains<Algorithm>
-        <<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes, boards);
+        <<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes, boards, first_solved);
     return;
   }
   if constexpr (Algorithm != A::first_choice) {  // its move order is n(n-1) entries: refused
     device_buffer<unsigned char> scratch(count * scratch_per_chain(static_cast<index_t>(n)));
-    global_chains<Algorithm>
-        <<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes, boards, scratch.data());
+    global_chains<Algorithm><<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes,
+                                                boards, scratch.data(), first_solved);
     NQ_CUDA_TRY(cudaGetLastError());
     NQ_CUDA_TRY(cudaDeviceSynchronize());  // before the scratch is freed
   }
@@ -127,16 +158,18 @@ std::uint64_t max_chains_per_launch(index_t n) {
 
 void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
                           std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                          chain_outcome* outcomes, row_t* boards) {
+                          chain_outcome* outcomes, row_t* boards,
+                          unsigned long long* first_solved) {
   if (has_block_chain(settings.algorithm, n)) {
     launch_block_chains(n, settings, seed, first, count, max_steps, outcomes, boards);
     return;
   }
   const int size = static_cast<int>(n);
   switch (settings.algorithm) {
-#define NQ_CHAIN_CASE(name)                                                           \
-  case A::name:                                                                       \
-    launch<A::name>(size, settings, seed, first, count, max_steps, outcomes, boards); \
+#define NQ_CHAIN_CASE(name)                                                          \
+  case A::name:                                                                      \
+    launch<A::name>(size, settings, seed, first, count, max_steps, outcomes, boards, \
+                    first_solved);                                                   \
     break;
     NQ_CHAIN_CASE(hc)
     NQ_CHAIN_CASE(hc_sideways)

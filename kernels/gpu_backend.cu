@@ -77,12 +77,15 @@ class gpu_backend final : public batch_backend {
     device_buffer<chain_outcome> outcomes(capacity);
     device_buffer<std::uint64_t> keys(capacity), unique_keys(capacity), counts(capacity);
     if (records) records->assign(job.count, chain_outcome{});
+    device_buffer<unsigned long long> first_solved(job.stop_after_first_solved ? 1 : 0);
+    if (job.stop_after_first_solved)
+      NQ_CUDA_TRY(cudaMemset(first_solved.data(), 0xFF, sizeof(unsigned long long)));
     std::vector<std::uint64_t> host_keys, host_counts;
     for (std::uint64_t done = 0; done < job.count;) {
       const std::uint64_t count = std::min(capacity, job.count - done);
       NQ_CUDA_TRY(cudaEventRecord(start.get()));
       launch_thread_chains(job.n, job.algorithm, job.seed, job.first + done, count, max_steps,
-                           outcomes.data(), nullptr);
+                           outcomes.data(), nullptr, first_solved.data());
       NQ_CUDA_TRY(cudaEventRecord(stop.get()));
       NQ_CUDA_TRY(cudaEventSynchronize(stop.get()));
       float milliseconds = 0;

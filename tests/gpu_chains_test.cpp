@@ -133,6 +133,37 @@ TEST(GpuBlockChains, MatchTheCpuRunForRun) {
   }
 }
 
+// solve --chains on the GPU: runs stop once a lower-numbered run has solved, and the
+// lowest-numbered run that solves is the CPU's, whose record matches.
+TEST(GpuRace, FindsTheCpusLowestSolvedChain) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (const A a : {A::hc, A::sa, A::hc_sideways}) {
+    local_search_settings settings;
+    settings.algorithm = a;
+    batch_settings b;
+    b.runs = 5000;
+    b.seed = 21;
+    b.stop_after_first_solved = true;
+    const auto lowest = [&](batch_backend& backend) {
+      std::uint64_t found = UINT64_MAX;
+      chain_outcome record;
+      b.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+        for (std::size_t i = 0; i < runs.size() && found == UINT64_MAX; ++i)
+          if (runs[i].solved) found = first + i, record = runs[i];
+      };
+      run_batch(12, settings, b, backend);
+      return std::pair{found, record};
+    };
+    const auto gpu_backend = gpu::make_gpu_backend();
+    const auto cpu_backend = make_cpu_backend(0);
+    const auto [on_gpu, gpu_record] = lowest(*gpu_backend);
+    const auto [on_cpu, cpu_record] = lowest(*cpu_backend);
+    ASSERT_NE(on_cpu, UINT64_MAX) << label(a);
+    EXPECT_EQ(on_gpu, on_cpu) << label(a);
+    EXPECT_EQ(gpu_record.steps, cpu_record.steps) << label(a);
+  }
+}
+
 // Checked before any device work, so it holds on machines without a GPU too.
 TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
   for (const A a : {A::beam, A::ga, A::min_conflicts}) {

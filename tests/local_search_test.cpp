@@ -270,6 +270,38 @@ TEST(Batch, SummariesMatchTheRunsOneByOne) {
   EXPECT_DOUBLE_EQ(stats.failure.mean, double(failed_sum) / double(b.runs - k));
 }
 
+// A race (solve --chains) stops runs once a lower-numbered run has solved, yet finds the same
+// lowest-numbered solved run, with the same record, as running every run to its end.
+TEST(Batch, RaceFindsTheLowestSolvedRun) {
+  for (const A a : {A::hc, A::sa, A::random_opt}) {
+    const auto lowest = [&](bool race, unsigned threads) {
+      batch_settings b;
+      b.runs = 4000;
+      b.seed = 8;
+      b.threads = threads;
+      b.limits.max_steps = 5000;
+      b.stop_after_first_solved = race;
+      std::uint64_t found = UINT64_MAX, stopped = 0;
+      chain_outcome record;
+      b.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+          stopped += runs[i].stopped;
+          if (runs[i].solved && found == UINT64_MAX) found = first + i, record = runs[i];
+        }
+      };
+      run_batch(14, settings_for(a), b);
+      return std::tuple{found, record.steps, stopped};
+    };
+    const auto [alone, alone_steps, none_stopped] = lowest(false, 2);
+    const auto [raced, raced_steps, stopped] = lowest(true, 2);
+    ASSERT_NE(alone, UINT64_MAX) << label(a);
+    EXPECT_EQ(raced, alone) << label(a);
+    EXPECT_EQ(raced_steps, alone_steps) << label(a);
+    EXPECT_EQ(none_stopped, 0u);
+    EXPECT_GT(stopped, 0u) << label(a);  // the race did cut runs short
+  }
+}
+
 TEST(Batch, WilsonIntervalMatchesTheFormula) {
   // 50 of 100: the textbook interval 0.4038 to 0.5962.
   const auto [low, high] = wilson_interval(50, 100);

@@ -57,6 +57,9 @@ struct batch_job {
   std::uint64_t first = 0;
   std::uint64_t count = 0;
   search_limits limits;  ///< per run; max_steps 0 means the algorithm's default
+  /// Stop runs once a lower-numbered run has solved (solve --chains): the lowest-numbered run
+  /// that solves is then the same as without stopping, and the runs stopped report `stopped`.
+  bool stop_after_first_solved = false;
 };
 
 /// @brief A place batches run.

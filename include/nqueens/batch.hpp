@@ -21,6 +21,9 @@ struct batch_settings {
   /// When set, receives every run's record, in run order, a slice at a time: the first run's
   /// index, then the records.
   std::function<void(std::uint64_t first, const std::vector<chain_outcome>& runs)> on_records;
+  /// Stop runs once a lower-numbered run has solved (see batch_job); the statistics then
+  /// describe a race, not independent runs.
+  bool stop_after_first_solved = false;
 };
 
 /// @brief Steps of a group of runs (the successes, or the failures).

@@ -3,6 +3,7 @@
 /// @brief The local-search family on the CPU: one entry point for every algorithm, reusable
 /// workspaces for batches, and per-step traces. Host-side API.
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -79,6 +80,9 @@ struct local_run {
   search_limits limits;          ///< max_steps 0 means default_max_steps
   const row_t* start = nullptr;  ///< n rows to start from (first state), or null for random
   trace_fn trace;                ///< called once for the start and once per step; may be empty
+  /// When set, the lowest-numbered run of the batch known to have solved: this run stops
+  /// (unsolved, `stopped`) once a run numbered below it has solved. Checked every 1024 steps.
+  const std::atomic<std::uint64_t>* first_solved = nullptr;
 };
 
 /// @brief Buffers for runs of one algorithm on one n, reused from run to run.

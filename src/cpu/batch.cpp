@@ -53,6 +53,7 @@ class cpu_backend final : public batch_backend {
         std::clamp<std::uint64_t>(threads_, 1, (job.count + chunk_runs - 1) / chunk_runs));
     std::vector<batch_tally> tallies(threads);
     std::atomic<std::uint64_t> next{0}, done{0};
+    std::atomic<std::uint64_t> first_solved{UINT64_MAX};  // lowest run solved (early stop)
     std::mutex mutex;
     std::condition_variable finished;
     unsigned active = threads;
@@ -64,13 +65,24 @@ class cpu_backend final : public batch_backend {
         local_run run;
         run.seed = job.seed;
         run.limits = job.limits;
+        if (job.stop_after_first_solved) run.first_solved = &first_solved;
         for (;;) {
           const std::uint64_t begin = next.fetch_add(chunk_runs);
           if (begin >= job.count) break;
           const std::uint64_t end = std::min(job.count, begin + chunk_runs);
           for (std::uint64_t i = begin; i < end; ++i) {
             run.stream = job.first + i;
-            const chain_outcome out = workspace.run(run);
+            chain_outcome out;
+            if (job.stop_after_first_solved && first_solved.load() < run.stream) {
+              out.stopped = true;  // a lower-numbered run solved first: not started
+            } else {
+              out = workspace.run(run);
+              if (out.solved && job.stop_after_first_solved) {
+                std::uint64_t seen = first_solved.load();
+                while (run.stream < seen && !first_solved.compare_exchange_weak(seen, run.stream)) {
+                }
+              }
+            }
             tallies[t].add(out);
             if (records) (*records)[i] = out;
           }
@@ -176,7 +188,8 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
                   settings.seed,
                   first,
                   std::min(slice, settings.runs - first),
-                  settings.limits};
+                  settings.limits,
+                  settings.stop_after_first_solved};
     const auto progress = [&](std::uint64_t done) {
       if (settings.progress) settings.progress(first + done, clock.seconds());
     };

@@ -40,6 +40,8 @@ struct host_observer {
   const trace_fn* trace;
   double time_limit;
   const detail::stopwatch* clock;
+  const std::atomic<std::uint64_t>* first_solved;  // stop once a lower-numbered run solved
+  std::uint64_t stream;
   std::uint64_t calls = 0;
 
   bool operator()(const chain_state& s) {
@@ -51,7 +53,9 @@ struct host_observer {
       row.temperature = s.temperature;
       (*trace)(row);
     }
-    return time_limit <= 0 || ++calls % check_every != 0 || clock->seconds() < time_limit;
+    if (++calls % check_every != 0) return true;
+    if (first_solved && first_solved->load(std::memory_order_relaxed) < stream) return false;
+    return time_limit <= 0 || clock->seconds() < time_limit;
   }
 };
 
@@ -198,10 +202,11 @@ struct local_workspace::impl {
       return population(rng, run, max_steps, clock);
     const bool random_start = run.start == nullptr;
     if (!random_start) std::copy(run.start, run.start + n, queen_row.begin());
-    if (!run.trace && run.limits.time_limit <= 0)
+    if (!run.trace && run.limits.time_limit <= 0 && !run.first_solved)
       return chain(rng, random_start, max_steps, no_observer{});
     return chain(rng, random_start, max_steps,
-                 host_observer{run.trace ? &run.trace : nullptr, run.limits.time_limit, &clock});
+                 host_observer{run.trace ? &run.trace : nullptr, run.limits.time_limit, &clock,
+                               run.first_solved, run.stream});
   }
 
   index_t n;
