@@ -57,6 +57,17 @@ cuda::device_buffer<T> copy_to_device(const std::vector<T>& host) {
   return buffer;
 }
 
+/// Steepest moves on a climber, walking: each chosen move is applied before the next choice.
+__global__ void steepest_kernel(climber_view<std::int16_t> b, std::uint64_t seed, int steps,
+                                queen_move* out) {
+  recount(b);
+  philox_stream rng(seed, 0);
+  for (int i = 0; i < steps; ++i) {
+    out[i] = steepest_move(b, rng, 2);
+    relocate(b, out[i].col, out[i].row);
+  }
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> device_draws(std::uint64_t seed, std::uint64_t stream,
@@ -84,6 +95,19 @@ std::vector<std::int64_t> device_deltas(std::vector<row_t> rows, const std::vect
                                               counts.data() + n + diag_line_count(n), n};
   deltas_kernel<<<1, 1>>>(d_rows.data(), lines, d_moves.data(), static_cast<int>(moves.size()),
                           out.data());
+  NQ_CUDA_TRY(cudaGetLastError());
+  return copy_back(out);
+}
+
+std::vector<queen_move> device_steepest_walk(std::vector<row_t> rows, std::uint64_t seed,
+                                             int steps) {
+  const index_t n = rows.size();
+  auto d_rows = copy_to_device(rows);
+  cuda::device_buffer<std::int16_t> lines(n + 2 * diag_line_count(n));
+  cuda::device_buffer<queen_move> out(static_cast<std::size_t>(steps));
+  const climber_view<std::int16_t> b{d_rows.data(), lines.data(), lines.data() + n,
+                                     lines.data() + n + diag_line_count(n), n};
+  steepest_kernel<<<1, 1>>>(b, seed, steps, out.data());
   NQ_CUDA_TRY(cudaGetLastError());
   return copy_back(out);
 }

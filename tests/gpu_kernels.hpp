@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "nqueens/climb.hpp"
 #include "nqueens/config.hpp"
 
 namespace nq::test {
@@ -23,5 +24,10 @@ struct move {
 /// For each move in turn, on the device: its predicted delta (move_delta or swap_delta), then
 /// the move applied with remove_queen/add_queen. Counters start from recount(rows).
 std::vector<std::int64_t> device_deltas(std::vector<row_t> rows, const std::vector<move>& moves);
+
+/// A walk of `steps` steepest moves (any best move acceptable) from `rows`, on the device: the
+/// move chosen at each step, each applied before the next. Philox stream (seed, 0).
+std::vector<queen_move> device_steepest_walk(std::vector<row_t> rows, std::uint64_t seed,
+                                             int steps);
 
 }  // namespace nq::test

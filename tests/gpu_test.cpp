@@ -89,5 +89,27 @@ TEST_F(Gpu, DeltasMatchTheHost) {
   }
 }
 
+// steepest_move from a one-thread kernel against the same walk on the host.
+TEST_F(Gpu, SteepestWalkMatchesTheHost) {
+  for (const auto& c : test::edge_cases(1)) {
+    if (c.n < 2 || c.n > 300) continue;
+    const auto rows = test::random_board(c.n, c.seed);
+    std::vector<row_t> host_rows = rows;
+    std::vector<std::int16_t> lines(c.n + 2 * diag_line_count(c.n));
+    const climber_view<std::int16_t> b{host_rows.data(), lines.data(), lines.data() + c.n,
+                                       lines.data() + c.n + diag_line_count(c.n), c.n};
+    recount(b);
+    philox_stream rng(c.seed, 0);
+    const auto device = test::device_steepest_walk(rows, c.seed, 20);
+    for (const auto& m : device) {
+      const queen_move expected = steepest_move(b, rng, 2);
+      ASSERT_EQ(m.col, expected.col) << c;
+      ASSERT_EQ(m.row, expected.row) << c;
+      ASSERT_EQ(m.delta, expected.delta) << c;
+      relocate(b, expected.col, expected.row);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nq
