@@ -2,6 +2,7 @@
 /// @file
 /// @brief The CUDA backend as seen from g++-compiled code: no CUDA types cross this header.
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "nqueens/backend.hpp"
 #include "nqueens/climb.hpp"
 #include "nqueens/config.hpp"
+#include "nqueens/constellation.hpp"
 
 namespace nq::gpu {
 
@@ -42,5 +44,29 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
 /// @brief The GPU batch backend on `device`: thread-per-run chains (see run_thread_chains),
 /// tallied on the device. Throws cuda_error without a usable device.
 std::unique_ptr<batch_backend> make_gpu_backend(int device = 0);
+
+/// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of
+/// subproblems, many more than resident threads.
+inline constexpr int count_split_rows(int n) { return n <= 14 ? 5 : 6; }
+
+/// @brief Counts subproblems on the GPU: one thread each, pulled from an atomic counter,
+/// running the CPU's count_prefix_completions. Holds the subproblems and the frame table on the
+/// device. Throws cuda_error when the GPU fails.
+class subproblem_counter {
+ public:
+  subproblem_counter(int n, const std::vector<count_prefix>& subs,
+                     const std::vector<std::uint16_t>& frame_class);
+  ~subproblem_counter();
+  subproblem_counter(const subproblem_counter&) = delete;
+  subproblem_counter& operator=(const subproblem_counter&) = delete;
+  /// @brief The tallies of subs[indices[i]], in order.
+  std::vector<count_tally> count(const std::vector<std::uint32_t>& indices);
+  /// @brief Seconds in the counting kernels so far (CUDA events).
+  double kernel_seconds() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
 
 }  // namespace nq::gpu

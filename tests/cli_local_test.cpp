@@ -119,11 +119,20 @@ TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   EXPECT_EQ(nlohmann::json::parse(automatic.out)["device"], "cpu");
   const auto quiet = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-q"});
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
-  const auto solve = run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--chains", "64",
-                                   "--device", "gpu", "-f", "json"});
+  const auto solve = run_cli(
+      dir, {"solve", "-n", "8", "--algo", "hc", "--chains", "64", "--device", "gpu", "-f", "json"});
   EXPECT_EQ(solve.code, 3);
   EXPECT_NE(solve.err.find("no CUDA device available"), std::string::npos) << solve.err;
   EXPECT_TRUE(solve.out.empty()) << solve.out;
+  const auto count = run_cli(dir, {"count", "-n", "8", "--device", "gpu"});
+  EXPECT_EQ(count.code, 3);
+  EXPECT_EQ(test::count_lines(count.err), 1u) << count.err;
+  EXPECT_NE(count.err.find("no CUDA device available"), std::string::npos) << count.err;
+  const auto counted = run_cli(dir, {"count", "-n", "8", "-f", "json"});
+  EXPECT_EQ(counted.code, 0);
+  EXPECT_NE(counted.err.find("counted on the CPU"), std::string::npos) << counted.err;
+  EXPECT_EQ(nlohmann::json::parse(counted.out)["device"], "cpu");
+  EXPECT_TRUE(run_cli(dir, {"count", "-n", "8", "--device", "cpu"}).err.empty());
 }
 
 TEST(CliSolve, ChainsKeepTheLowestNumberedSolvedChainAndReplayIt) {

@@ -130,6 +130,37 @@ TEST(Count, RefusesBoardsItCannotCount) {
   EXPECT_THROW(count_solutions(33, {}), usage_error);
 }
 
+/// Slice mode (how the GPU counter is driven), with a CPU slice counter: deeper splits, small
+/// slices, the same counts.
+count_settings sliced(int n, int rows, std::vector<count_prefix>& subs,
+                      std::vector<std::uint16_t>& classes) {
+  subs = count_subproblems(n, rows);
+  classes = n >= 4 ? frame_classes(n) : std::vector<std::uint16_t>{};
+  count_settings settings;
+  settings.split_rows = rows;
+  settings.slice_size = 7;
+  settings.slice_counter = [n, &subs, &classes](const std::vector<std::uint32_t>& indices) {
+    std::vector<count_tally> tallies;
+    for (const std::uint32_t i : indices)
+      tallies.push_back(count_prefix_completions(n, subs[i], classes.data()));
+    return tallies;
+  };
+  return settings;
+}
+
+TEST(Count, SlicesOfDeeperSplitsMatchOeis) {
+  for (int n = 1; n <= 13; ++n)
+    for (const int rows : {4, 6}) {
+      std::vector<count_prefix> subs;
+      std::vector<std::uint16_t> classes;
+      const count_result result = count_solutions(n, sliced(n, rows, subs, classes));
+      EXPECT_TRUE(result.complete);
+      EXPECT_EQ(result.subproblems, subs.size());
+      EXPECT_EQ(result.solutions, a000170[n - 1]) << "n=" << n << " rows=" << rows;
+      EXPECT_EQ(result.unique, a002562[n - 1]) << "n=" << n << " rows=" << rows;
+    }
+}
+
 class CountCheckpoint : public ::testing::Test {
  protected:
   test::scratch_dir dir;
@@ -159,6 +190,24 @@ TEST_F(CountCheckpoint, AStoppedCountResumesToTheSameTotals) {
   const count_result again = count_solutions(12, settings);
   EXPECT_EQ(again.resumed, again.subproblems);
   EXPECT_EQ(again.solutions, whole.solutions);
+}
+
+TEST_F(CountCheckpoint, SlicesResumeToTheSameTotals) {
+  std::vector<count_prefix> subs;
+  std::vector<std::uint16_t> classes;
+  count_settings settings = sliced(12, 5, subs, classes);
+  const count_result whole = count_solutions(12, settings);
+  settings.checkpoint = path;
+  settings.max_subproblems = 50;
+  const count_result part = count_solutions(12, settings);
+  EXPECT_EQ(part.subproblems_done, 50u);
+  EXPECT_FALSE(part.complete);
+  settings.max_subproblems = 0;
+  const count_result rest = count_solutions(12, settings);
+  EXPECT_EQ(rest.resumed, 50u);
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.solutions, whole.solutions);
+  EXPECT_EQ(rest.unique, whole.unique);
 }
 
 TEST_F(CountCheckpoint, RejectsCorruptOrForeignFiles) {

@@ -42,6 +42,12 @@ struct count_settings {
   const std::atomic<bool>* stop = nullptr;  ///< when set, stop early (the checkpoint is saved)
   std::uint64_t max_subproblems = 0;        ///< stop after finishing this many more (0: no limit)
   std::function<void(const count_progress&)> progress;  ///< called about 4 times a second
+  int split_rows = default_split_rows;  ///< rows each subproblem fixes (a GPU wants more)
+  /// When set, subproblems are counted a slice at a time by this instead of by worker threads
+  /// (the GPU counter): it returns the tallies of subs[indices[i]], in order.
+  std::function<std::vector<count_tally>(const std::vector<std::uint32_t>& indices)>
+      slice_counter;
+  std::uint64_t slice_size = 1 << 16;  ///< subproblems per slice_counter call
 };
 
 struct count_result {

@@ -5,10 +5,16 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "cli/backend_choice.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "core/machine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"
+
+#if NQ_WITH_CUDA
+#include "kernels/gpu.hpp"
+#endif
 
 namespace nq::cli {
 namespace {
@@ -26,6 +32,14 @@ struct count_request {
   bool json = false;
   std::string output;
   bool quiet = false;
+  std::string device = "auto";
+};
+
+/// Where the count ran.
+struct count_device {
+  std::string device = "cpu";
+  std::string name;
+  double kernel_seconds = 0.0;
 };
 
 count_request parse_request(int argc, char** argv) {
@@ -42,6 +56,7 @@ count_request parse_request(int argc, char** argv) {
       ("checkpoint-interval", "seconds between checkpoint writes", cxxopts::value<std::string>()->default_value("10"))
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
+      ("device", "cpu, gpu, or auto (the GPU when there is one)", cxxopts::value<std::string>()->default_value("auto"))
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
   // clang-format on
@@ -71,6 +86,7 @@ count_request parse_request(int argc, char** argv) {
   request.json = format == "json";
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
+  request.device = parse_device(args["device"].as<std::string>());
   return request;
 }
 
@@ -87,29 +103,53 @@ void show_progress(const count_progress& p, bool& shown) {
   shown = true;
 }
 
-std::string text_line(const count_request& request, const count_result& result) {
+std::string text_line(const count_request& request, const count_result& result,
+                      const count_device& where) {
   char line[256];
   std::snprintf(line, sizeof line, "n=%d: %llu solutions", request.n,
                 static_cast<unsigned long long>(result.solutions));
   std::string text = line;
   if (request.unique) text += ", " + std::to_string(result.unique) + " unique";
-  std::snprintf(line, sizeof line, " (%.3f s, %u thread%s%s)\n", result.seconds, request.threads,
-                request.threads == 1 ? "" : "s",
-                result.resumed ? ", resumed from the checkpoint" : "");
+  if (where.device == "gpu")
+    std::snprintf(line, sizeof line, " (%.3f s, %.3f s in kernels on %s%s)\n", result.seconds,
+                  where.kernel_seconds, where.name.c_str(),
+                  result.resumed ? ", resumed from the checkpoint" : "");
+  else
+    std::snprintf(line, sizeof line, " (%.3f s, %u thread%s%s)\n", result.seconds, request.threads,
+                  request.threads == 1 ? "" : "s",
+                  result.resumed ? ", resumed from the checkpoint" : "");
   return text + line;
 }
 
-std::string json_line(const count_request& request, const count_result& result) {
+std::string json_line(const count_request& request, const count_result& result,
+                      const count_device& where) {
   nlohmann::ordered_json record;
   record["n"] = request.n;
   record["solutions"] = result.solutions;
   if (request.unique) record["unique"] = result.unique;
   record["seconds"] = result.seconds;
   record["threads"] = request.threads;
-  record["device"] = "cpu";
+  record["device"] = where.device;
+  record["device_name"] = where.name;
+  if (where.device == "gpu") record["kernel_seconds"] = where.kernel_seconds;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
   return record.dump() + "\n";
+}
+
+/// Whether the count runs on the GPU: asked for, or auto with a device present. Boards below 4
+/// have no subproblems and stay on the CPU. --device gpu without a GPU: exit 3. (An auto count
+/// that falls back says so once it has finished, so that errors stay one line.)
+bool use_gpu(const count_request& request) {
+  if (request.device == "cpu" || request.n < 4) return false;
+#if NQ_WITH_CUDA
+  if (gpu::device_count() > 0) return true;
+  if (request.device == "gpu") throw resource_error("no CUDA device available");
+#else
+  if (request.device == "gpu")
+    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+#endif
+  return false;
 }
 
 }  // namespace
@@ -128,7 +168,27 @@ int run_count(int argc, char** argv) {
   // Ctrl-C or a polite kill: finish the subproblems in hand, save the checkpoint, say so.
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
+  count_device where;
+  where.name = cpu_model_name();
+  [[maybe_unused]] const bool on_gpu = use_gpu(request);
+#if NQ_WITH_CUDA
+  std::unique_ptr<gpu::subproblem_counter> counter;
+  if (on_gpu) {
+    settings.split_rows = gpu::count_split_rows(request.n);
+    const auto subs = count_subproblems(request.n, settings.split_rows);
+    counter = std::make_unique<gpu::subproblem_counter>(request.n, subs, frame_classes(request.n));
+    settings.slice_counter = [&](const std::vector<std::uint32_t>& indices) {
+      return counter->count(indices);
+    };
+    settings.slice_size = 1 << 18;
+    where.device = "gpu";
+    where.name = gpu::device_name();
+  }
+#endif
   const count_result result = count_solutions(request.n, settings);
+#if NQ_WITH_CUDA
+  if (counter) where.kernel_seconds = counter->kernel_seconds();
+#endif
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (shown) std::fputs("\r\033[K", stderr);
@@ -140,7 +200,10 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  output.sink().write(request.json ? json_line(request, result) : text_line(request, result));
+  if (!on_gpu && request.device == "auto" && request.n >= 4 && !request.quiet)
+    std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
+  output.sink().write(request.json ? json_line(request, result, where)
+                                   : text_line(request, result, where));
   output.commit();
   if (result.solutions == 0) {
     std::fprintf(stderr, "nqueens count: no solution exists for n=%d\n", request.n);

@@ -74,7 +74,7 @@ class count_job {
   count_job(int n, const count_settings& settings)
       : n_(n),
         settings_(settings),
-        subs_(count_subproblems(n)),
+        subs_(count_subproblems(n, settings.split_rows)),
         classes_(n >= 4 ? frame_classes(n) : std::vector<std::uint16_t>{}),
         threads_(std::max(1u, settings.threads)),
         finished_(subs_.size(), 0) {
@@ -93,6 +93,7 @@ class count_job {
   }
 
   count_result run() {
+    if (settings_.slice_counter) return run_slices();
     std::vector<std::thread> workers;
     workers.reserve(threads_);
     for (unsigned t = 0; t < threads_; ++t) workers.emplace_back([this] { work(); });
@@ -103,6 +104,43 @@ class count_job {
   }
 
  private:
+  /// The slice counter's loop: the unfinished subproblems in slices, each recorded when it
+  /// returns; progress and checkpoints between slices.
+  count_result run_slices() {
+    std::vector<std::uint32_t> pending;
+    for (std::size_t i = 0; i < subs_.size(); ++i)
+      if (!finished_[i]) pending.push_back(static_cast<std::uint32_t>(i));
+    double last_save = clock_.seconds();
+    std::uint64_t started = 0;
+    for (std::size_t at = 0; at < pending.size() && !stop_requested();) {
+      std::uint64_t take = std::min<std::uint64_t>(settings_.slice_size, pending.size() - at);
+      if (settings_.max_subproblems) {
+        if (started >= settings_.max_subproblems) break;
+        take = std::min(take, settings_.max_subproblems - started);
+      }
+      const std::vector<std::uint32_t> slice(pending.begin() + at, pending.begin() + at + take);
+      const std::vector<count_tally> tallies = settings_.slice_counter(slice);
+      NQ_EXPECTS(tallies.size() == slice.size(), "a tally per subproblem");
+      for (std::size_t i = 0; i < slice.size(); ++i) {
+        finished_[slice[i]] = 1;
+        checkpoint_.done.emplace(slice[i], tallies[i]);
+        solutions_ += tallies[i].solutions;
+      }
+      at += take;
+      started += take;
+      if (settings_.progress)
+        settings_.progress(
+            {checkpoint_.done.size(), subs_.size(), resumed_, solutions_, clock_.seconds()});
+      if (!settings_.checkpoint.empty() &&
+          clock_.seconds() - last_save >= settings_.checkpoint_interval) {
+        save();
+        last_save = clock_.seconds();
+      }
+    }
+    save();
+    return result();
+  }
+
   bool stop_requested() const {
     return settings_.stop && settings_.stop->load(std::memory_order_relaxed);
   }

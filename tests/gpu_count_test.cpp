@@ -1,0 +1,81 @@
+// Counting on the GPU against OEIS and against the CPU, checkpoints included. Skipped without a
+// CUDA device.
+
+#include <gtest/gtest.h>
+
+#include "kernels/gpu.hpp"
+#include "nqueens/count.hpp"
+#include "scratch.hpp"
+
+namespace nq {
+namespace {
+
+constexpr std::uint64_t a000170[] = {
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104};
+constexpr std::uint64_t a002562[] = {1,  0,   0,    1,    2,     1,      6,       12,      46,
+                                     92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939};
+
+class GpuCount : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+  /// Settings that count n on the GPU, the way `nqueens count --device gpu` does.
+  count_settings on_gpu(int n) {
+    count_settings settings;
+    settings.split_rows = gpu::count_split_rows(n);
+    counter = std::make_unique<gpu::subproblem_counter>(
+        n, count_subproblems(n, settings.split_rows), frame_classes(n));
+    settings.slice_counter = [this](const std::vector<std::uint32_t>& indices) {
+      return counter->count(indices);
+    };
+    settings.slice_size = 1 << 14;
+    return settings;
+  }
+  std::unique_ptr<gpu::subproblem_counter> counter;
+};
+
+TEST_F(GpuCount, MatchesOeisForNFrom4To17) {
+  for (int n = 4; n <= 17; ++n) {
+    const count_result result = count_solutions(n, on_gpu(n));
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.solutions, a000170[n - 1]) << "n=" << n;
+    EXPECT_EQ(result.unique, a002562[n - 1]) << "n=" << n;
+    EXPECT_GT(counter->kernel_seconds(), 0.0);
+  }
+}
+
+TEST_F(GpuCount, EverySubproblemMatchesTheCpu) {
+  for (const int n : {9, 12, 15}) {
+    const int rows = gpu::count_split_rows(n);
+    const auto subs = count_subproblems(n, rows);
+    const auto classes = frame_classes(n);
+    gpu::subproblem_counter device(n, subs, classes);
+    std::vector<std::uint32_t> all(subs.size());
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    const auto tallies = device.count(all);
+    for (std::size_t i = 0; i < subs.size(); ++i) {
+      const count_tally expected = count_prefix_completions(n, subs[i], classes.data());
+      ASSERT_EQ(tallies[i].solutions, expected.solutions) << "n=" << n << " subproblem " << i;
+      ASSERT_EQ(tallies[i].unique_eighths, expected.unique_eighths) << "n=" << n << " " << i;
+    }
+  }
+}
+
+TEST_F(GpuCount, AStoppedCountResumesToTheSameTotals) {
+  test::scratch_dir dir;
+  count_settings settings = on_gpu(14);
+  settings.checkpoint = (dir / "count.json").string();
+  settings.max_subproblems = 5000;
+  const count_result part = count_solutions(14, settings);
+  EXPECT_FALSE(part.complete);
+  settings.max_subproblems = 0;
+  const count_result rest = count_solutions(14, settings);
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.resumed, 5000u);
+  EXPECT_EQ(rest.solutions, a000170[13]);
+  EXPECT_EQ(rest.unique, a002562[13]);
+}
+
+}  // namespace
+}  // namespace nq
