@@ -30,7 +30,8 @@ constexpr const char* shell_help = R"(Commands:
   show                  print the board and its attacking pairs
   run ALGO [OPTIONS]    run an algorithm from this board; its result becomes the board
                         (options as for nqueens solve: --seed, --max-steps, --sideways, ...;
-                        systematic and constructive algorithms start from scratch)
+                        systematic, constructive and permutation min-conflicts start
+                        from scratch)
   batch ALGO [RUNS] [OPTIONS]
                         RUNS (default 1000) independent runs on random boards of this size
                         (options as for nqueens batch: --seed, --threads, --p, ...)
