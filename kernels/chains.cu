@@ -9,7 +9,7 @@
 #include "kernels/gpu.hpp"
 #include "kernels/launch.cuh"
 #include "nqueens/error.hpp"
-#include "nqueens/stochastic_search.hpp"
+#include "nqueens/local_chain.hpp"
 
 namespace nq::cuda {
 namespace {
@@ -29,39 +29,6 @@ struct race_observer {
   }
 };
 
-/// One chain of algorithm `Algorithm` on a climber in the thread's own memory.
-template <A Algorithm>
-__device__ chain_outcome run_chain(climber_view<std::int16_t> b, std::uint32_t* order,
-                                   philox_stream& rng, const local_search_settings& s,
-                                   std::uint64_t max_steps, race_observer observe) {
-  if constexpr (Algorithm == A::hc) return hill_climb(b, rng, 0, false, true, max_steps, observe);
-  if constexpr (Algorithm == A::hc_sideways)
-    return hill_climb(b, rng, s.hill.max_sideways, false, true, max_steps, observe);
-  if constexpr (Algorithm == A::hc_restart)
-    return hill_climb(b, rng, s.hill.max_sideways, true, true, max_steps, observe);
-  if constexpr (Algorithm == A::first_choice)
-    return first_choice(b, order, rng, true, max_steps, observe);
-  if constexpr (Algorithm == A::min_conflicts_column)
-    return column_min_conflicts(b, rng, s.column, true, max_steps, observe);
-  if constexpr (Algorithm == A::sa) return anneal(b, rng, s.annealing, true, max_steps, observe);
-  if constexpr (Algorithm == A::random) return random_search(b, rng, true, max_steps, observe);
-  if constexpr (Algorithm == A::random_opt) return random_opt(b, rng, true, max_steps, observe);
-  if constexpr (Algorithm == A::hc_random_p) {
-    const auto& j = s.random_jump;
-    return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, true, max_steps,
-                      observe);
-  }
-  if constexpr (Algorithm == A::hc_anneal_p) {
-    const auto& j = s.annealed_jump;
-    return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true}, true,
-                      max_steps, observe);
-  }
-  if constexpr (Algorithm == A::hc_memory)
-    return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false}, true,
-                      max_steps, observe);
-  return chain_outcome{};
-}
-
 /// Runs chain `run`, or skips it (stopped) when a lower-numbered run already solved, and
 /// publishes a solution to the race.
 template <A Algorithm>
@@ -75,7 +42,8 @@ __device__ chain_outcome race_chain(climber_view<std::int16_t> b, std::uint32_t*
     return out;
   }
   philox_stream rng(seed, run);
-  out = run_chain<Algorithm>(b, order, rng, s, max_steps, race_observer{first_solved, run});
+  out =
+      run_chain_of<Algorithm>(b, order, rng, s, true, max_steps, race_observer{first_solved, run});
   if (first_solved && out.solved) atomicMin(first_solved, static_cast<unsigned long long>(run));
   return out;
 }
@@ -145,7 +113,7 @@ void launch(int n, const local_search_settings& s, std::uint64_t seed, std::uint
 
 bool has_thread_chain(const local_search_settings& settings, index_t n) {
   const A a = settings.algorithm;
-  if (a == A::min_conflicts || a == A::beam || a == A::ga || n < 1) return false;
+  if (!is_single_chain(a) || n < 1) return false;
   return n <= gpu::max_thread_chain_n || (a != A::first_choice && n <= gpu::max_global_chain_n);
 }
 

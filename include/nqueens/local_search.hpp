@@ -14,42 +14,11 @@
 
 namespace nq {
 
-/// @brief Every local-search algorithm (min-conflicts in its two variants).
-enum class local_algorithm : std::uint8_t {
-  hc,
-  hc_sideways,
-  hc_restart,
-  first_choice,
-  min_conflicts,         ///< the permutation solver for huge n (min_conflicts.hpp)
-  min_conflicts_column,  ///< the textbook variant for small n
-  sa,
-  random,
-  random_opt,
-  hc_random_p,
-  hc_anneal_p,
-  hc_memory,
-  beam,
-  ga,
-};
-
 /// @brief The name `--algo` takes ("min-conflicts" for both variants).
 std::string_view algorithm_name(local_algorithm algorithm);
 /// @brief The algorithm named `name`, if it is a local search ("min-conflicts" gives the
 /// permutation variant).
 std::optional<local_algorithm> find_local_algorithm(std::string_view name);
-
-/// @brief Every algorithm's settings; each algorithm reads its own.
-struct local_search_settings {
-  local_algorithm algorithm = local_algorithm::hc;
-  hill_climbing_settings hill;
-  column_min_conflicts_settings column;
-  annealing_settings annealing;
-  random_jump_settings random_jump;
-  annealed_jump_settings annealed_jump;
-  memory_jump_settings memory;
-  beam_settings beam;
-  genetic_settings genetic;
-};
 
 /// @brief The step limit used when none is given: 0 (none) for the algorithms that stop by
 /// themselves, 50,000 for the iterative ones (the classic annealing schedule's length),

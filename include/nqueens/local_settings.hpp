@@ -65,6 +65,37 @@ struct genetic_settings {
   bool permutation = false;            ///< permutation encoding: order crossover, swap mutation
 };
 
+/// @brief Every local-search algorithm (min-conflicts in its two variants).
+enum class local_algorithm : std::uint8_t {
+  hc,
+  hc_sideways,
+  hc_restart,
+  first_choice,
+  min_conflicts,         ///< the permutation solver for huge n (min_conflicts.hpp)
+  min_conflicts_column,  ///< the textbook variant for small n
+  sa,
+  random,
+  random_opt,
+  hc_random_p,
+  hc_anneal_p,
+  hc_memory,
+  beam,
+  ga,
+};
+
+/// @brief Every algorithm's settings; each algorithm reads its own.
+struct local_search_settings {
+  local_algorithm algorithm = local_algorithm::hc;
+  hill_climbing_settings hill;
+  column_min_conflicts_settings column;
+  annealing_settings annealing;
+  random_jump_settings random_jump;
+  annealed_jump_settings annealed_jump;
+  memory_jump_settings memory;
+  beam_settings beam;
+  genetic_settings genetic;
+};
+
 /// @brief What a chain reports after each step (and once for its starting board, step 0).
 struct chain_state {
   std::uint64_t steps = 0;

@@ -8,8 +8,8 @@
 #include "cpu/population_search.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/local_chain.hpp"
 #include "nqueens/min_conflicts.hpp"
-#include "nqueens/stochastic_search.hpp"
 
 namespace nq {
 namespace {
@@ -117,49 +117,12 @@ struct local_workspace::impl {
   template <class Observer>
   chain_outcome chain(philox_stream& rng, bool random_start, std::uint64_t max_steps,
                       Observer observe) {
+    NQ_EXPECTS(is_single_chain(settings.algorithm), "a single-chain algorithm");
     if (n <= small_climber_n)
-      return chain(view<std::int16_t>(), rng, random_start, max_steps, observe);
-    return chain(view<std::uint16_t>(), rng, random_start, max_steps, observe);
-  }
-
-  template <class Count, class Observer>
-  chain_outcome chain(climber_view<Count> b, philox_stream& rng, bool random_start,
-                      std::uint64_t max_steps, Observer observe) {
-    const auto& s = settings;
-    switch (s.algorithm) {
-      case local_algorithm::hc:
-        return hill_climb(b, rng, 0, false, random_start, max_steps, observe);
-      case local_algorithm::hc_sideways:
-        return hill_climb(b, rng, s.hill.max_sideways, false, random_start, max_steps, observe);
-      case local_algorithm::hc_restart:
-        return hill_climb(b, rng, s.hill.max_sideways, true, random_start, max_steps, observe);
-      case local_algorithm::first_choice:
-        return first_choice(b, order.data(), rng, random_start, max_steps, observe);
-      case local_algorithm::min_conflicts_column:
-        return column_min_conflicts(b, rng, s.column, random_start, max_steps, observe);
-      case local_algorithm::sa:
-        return anneal(b, rng, s.annealing, random_start, max_steps, observe);
-      case local_algorithm::random:
-        return random_search(b, rng, random_start, max_steps, observe);
-      case local_algorithm::random_opt:
-        return random_opt(b, rng, random_start, max_steps, observe);
-      case local_algorithm::hc_random_p: {
-        const auto& j = s.random_jump;
-        return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, random_start,
-                          max_steps, observe);
-      }
-      case local_algorithm::hc_anneal_p: {
-        const auto& j = s.annealed_jump;
-        return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true},
-                          random_start, max_steps, observe);
-      }
-      case local_algorithm::hc_memory:
-        return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false},
-                          random_start, max_steps, observe);
-      default:
-        NQ_EXPECTS(false, "not a single-chain algorithm");
-        return {};
-    }
+      return run_chain(view<std::int16_t>(), order.data(), rng, settings, random_start, max_steps,
+                       observe);
+    return run_chain(view<std::uint16_t>(), order.data(), rng, settings, random_start, max_steps,
+                     observe);
   }
 
   chain_outcome population(philox_stream& rng, const local_run& run, std::uint64_t max_steps,
