@@ -2,6 +2,7 @@
 // the same NQ_HD bitboard search over canonical frames as the CPU (constellation.hpp).
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/cuda_event.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/gpu.hpp"
 
@@ -61,21 +62,14 @@ std::vector<count_tally> subproblem_counter::count(const std::vector<std::uint32
   cuda::device_buffer<count_tally> out(indices.size());
   cuda::device_buffer<unsigned> next(1);
   NQ_CUDA_TRY(cudaMemset(next.data(), 0, sizeof(unsigned)));
-  cudaEvent_t start{}, stop{};
-  NQ_CUDA_TRY(cudaEventCreate(&start));
-  NQ_CUDA_TRY(cudaEventCreate(&stop));
-  NQ_CUDA_TRY(cudaEventRecord(start));
+  cuda::cuda_event start, stop;
+  start.record();
   cuda::count_kernel<<<impl_->blocks, cuda::count_block>>>(
       impl_->n, impl_->subs.data(), d_indices.data(), static_cast<std::uint32_t>(indices.size()),
       impl_->frame_class.data(), out.data(), next.data());
   NQ_CUDA_TRY(cudaGetLastError());
-  NQ_CUDA_TRY(cudaEventRecord(stop));
-  NQ_CUDA_TRY(cudaEventSynchronize(stop));
-  float milliseconds = 0;
-  NQ_CUDA_TRY(cudaEventElapsedTime(&milliseconds, start, stop));
-  impl_->kernel_seconds += milliseconds / 1000.0;
-  NQ_CUDA_TRY(cudaEventDestroy(start));
-  NQ_CUDA_TRY(cudaEventDestroy(stop));
+  stop.record();
+  impl_->kernel_seconds += cuda::elapsed_seconds(start, stop);
   NQ_CUDA_TRY(cudaMemcpy(tallies.data(), out.data(), tallies.size() * sizeof(count_tally),
                          cudaMemcpyDeviceToHost));
   return tallies;

@@ -15,6 +15,7 @@
 
 #include "kernels/chains.cuh"
 #include "kernels/cuda_check.cuh"
+#include "kernels/cuda_event.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/gpu.hpp"
 
@@ -33,19 +34,6 @@ struct step_key {
 
 struct restarts_of {
   NQ_HD std::uint64_t operator()(const chain_outcome& run) const { return run.restarts; }
-};
-
-/// An owned CUDA event.
-class event {
- public:
-  event() { NQ_CUDA_TRY(cudaEventCreate(&event_)); }
-  event(const event&) = delete;
-  event& operator=(const event&) = delete;
-  ~event() { NQ_CUDA_TRY_NO_THROW(cudaEventDestroy(event_)); }
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_{};
 };
 
 class gpu_backend final : public batch_backend {
@@ -70,7 +58,7 @@ class gpu_backend final : public batch_backend {
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
            const std::function<void(std::uint64_t)>& progress) override {
     kernel_seconds_ = 0.0;
-    event start, stop;
+    cuda_event start, stop;
     const std::uint64_t max_steps =
         job.limits.max_steps ? job.limits.max_steps : default_max_steps(job.algorithm.algorithm);
     const std::uint64_t capacity = std::min({slice_runs, job.count, max_chains_per_launch(job.n)});
@@ -83,14 +71,11 @@ class gpu_backend final : public batch_backend {
     std::vector<std::uint64_t> host_keys, host_counts;
     for (std::uint64_t done = 0; done < job.count;) {
       const std::uint64_t count = std::min(capacity, job.count - done);
-      NQ_CUDA_TRY(cudaEventRecord(start.get()));
+      start.record();
       launch_thread_chains(job.n, job.algorithm, job.seed, job.first + done, count, max_steps,
                            outcomes.data(), nullptr, first_solved.data());
-      NQ_CUDA_TRY(cudaEventRecord(stop.get()));
-      NQ_CUDA_TRY(cudaEventSynchronize(stop.get()));
-      float milliseconds = 0;
-      NQ_CUDA_TRY(cudaEventElapsedTime(&milliseconds, start.get(), stop.get()));
-      kernel_seconds_ += milliseconds / 1000.0;
+      stop.record();
+      kernel_seconds_ += elapsed_seconds(start, stop);
       try {
         tally.restarts += thrust::transform_reduce(thrust::device, outcomes.data(),
                                                    outcomes.data() + count, restarts_of{},
