@@ -7,13 +7,10 @@ Usage: bench/plot_batch.py BATCH.json [BATCH.json ...] [-o batch.png] [--title T
 
 import argparse
 import json
-import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import save_png
+import matplotlib.pyplot as plt
 
 
 def read_records(path):
@@ -76,11 +73,7 @@ def main():
     for axis in (rate_axis, steps_axis):
         axis.set_xticks(list(positions))
         axis.set_xticklabels(labels, rotation=40, ha="right", fontsize=8)
-    figure.tight_layout()
-    temporary = args.output + ".tmp.png"
-    figure.savefig(temporary, dpi=120)
-    os.replace(temporary, args.output)
-    print(f"wrote {args.output}")
+    save_png(figure, args.output)
 
 
 if __name__ == "__main__":

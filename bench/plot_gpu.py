@@ -7,12 +7,9 @@ Usage: bench/plot_gpu.py RECORDS.jsonl [...] [-o gpu_vs_cpu.png]
 
 import argparse
 import json
-import os
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import save_png
+import matplotlib.pyplot as plt
 
 
 def main():
@@ -49,11 +46,7 @@ def main():
     axis.set_xticklabels(cases, rotation=20, ha="right")
     axis.legend(fontsize=8)
     axis.set_title("Batch throughput: GPU against every CPU thread")
-    figure.tight_layout()
-    temporary = args.output + ".tmp.png"
-    figure.savefig(temporary, dpi=120)
-    os.replace(temporary, args.output)
-    print(f"wrote {args.output}")
+    save_png(figure, args.output)
 
 
 if __name__ == "__main__":

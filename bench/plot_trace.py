@@ -9,14 +9,11 @@ Usage: bench/plot_trace.py TRACE.csv [TRACE.csv ...] [--labels a,b] [-o trace.pn
 
 import argparse
 import csv
-import os
 import pathlib
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import save_png
+import matplotlib.pyplot as plt
 
 
 def read_trace(path):
@@ -74,11 +71,7 @@ def main():
         axes[1][0].set_xlabel("generation")
         axes[1][0].set_ylabel("fitness (non-attacking pairs)")
         axes[1][0].legend(fontsize=8)
-    figure.tight_layout()
-    temporary = args.output + ".tmp.png"
-    figure.savefig(temporary, dpi=120)
-    os.replace(temporary, args.output)  # the PNG appears whole or not at all
-    print(f"wrote {args.output}")
+    save_png(figure, args.output)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "algorithm_label.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/batch.hpp"
 #include "nqueens/error.hpp"
@@ -17,13 +18,7 @@ const A thread_chain_algorithms[] = {
     A::sa,       A::random,      A::random_opt, A::hc_random_p,  A::hc_anneal_p,
     A::hc_memory};
 
-std::string label(A a) {
-  std::string name(algorithm_name(a));
-  if (a == A::min_conflicts_column) name += "-column";
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
-}
+using test::label;
 
 class GpuChains : public ::testing::TestWithParam<A> {
  protected:

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 
+#include "algorithm_label.hpp"
 #include "board_oracles.hpp"
 #include "nqueens/batch.hpp"
 #include "nqueens/verify.hpp"
@@ -33,13 +34,7 @@ const A every_algorithm[] = {A::hc,
                              A::beam,
                              A::ga};
 
-std::string label(A a) {
-  std::string name(algorithm_name(a));
-  if (a == A::min_conflicts_column) name += "-column";
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
-}
+using test::label;
 
 local_search_settings settings_for(A a) {
   local_search_settings s;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string_view>
 
 #include "nqueens/solver.hpp"
 
@@ -39,6 +40,13 @@ solve_result solve_dfs(index_t n, const systematic_settings& settings);
 /// @brief Breadth-first, level by level; throws resource_error before the frontier would need
 /// more than settings.max_memory. Its first solution is the lexicographically first.
 solve_result solve_bfs(index_t n, const systematic_settings& settings);
+
+/// @brief Whether `name` is a systematic solver: backtrack, backtrack-opt, dfs or bfs.
+bool is_systematic(std::string_view name);
+
+/// @brief The systematic solver named `name` (precondition: is_systematic(name)).
+solve_result solve_systematic(std::string_view name, index_t n,
+                              const systematic_settings& settings);
 
 /// @brief Calls `visit` with every solution in lexicographic order (rows per column) until it
 /// returns false; returns how many it visited. Precondition: n <= max_systematic_n.

@@ -7,7 +7,6 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "nqueens/algorithms.hpp"
-#include "nqueens/error.hpp"
 
 namespace nq::cli {
 
@@ -20,16 +19,13 @@ int run_algorithms(int argc, char** argv) {
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
-  const std::string format = args["format"].as<std::string>();
-  if (format == "json") {
+  if (parse_text_or_json(args["format"].as<std::string>())) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& a : algorithms())
       list.push_back({{"name", a.name}, {"summary", a.summary}, {"steps", a.steps}});
     std::puts(list.dump(2).c_str());
     return exit_ok;
   }
-  if (format != "text")
-    throw usage_error("unknown format '" + format + "' (expected text or json)");
   std::size_t width = 0;
   for (const auto& a : algorithms()) width = std::max(width, a.name.size());
   for (const auto& a : algorithms()) {

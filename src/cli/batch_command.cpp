@@ -143,10 +143,7 @@ batch_request parse_request(int argc, char** argv) {
   if (args.count("time-limit"))
     request.batch.limits.time_limit =
         parse_seconds("--time-limit", args["time-limit"].as<std::string>());
-  const std::string format = args["format"].as<std::string>();
-  if (format != "text" && format != "json")
-    throw usage_error("unknown format '" + format + "' (expected text or json)");
-  request.json = format == "json";
+  request.json = parse_text_or_json(args["format"].as<std::string>());
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
   request.device = parse_device(args["device"].as<std::string>());
@@ -160,7 +157,7 @@ batch_request parse_request(int argc, char** argv) {
     for (const auto& axis : request.sweep)
       for (const auto& value : axis.values) {
         auto probe = request.algorithm;
-        set_local_parameter(probe, axis.name, value, request.n);
+        set_local_parameter(probe, axis.name, value);
       }
   }
   return request;
@@ -234,7 +231,7 @@ void run_sweep(const batch_request& request, batch_backend& backend, byte_sink& 
     auto algorithm = request.algorithm;
     std::string row;
     for (std::size_t i = 0; i < point.size(); ++i) {
-      set_local_parameter(algorithm, request.sweep[i].name, point[i], request.n);
+      set_local_parameter(algorithm, request.sweep[i].name, point[i]);
       char cell[32];
       std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
       row += cell;

@@ -68,6 +68,12 @@ double parse_seconds(const std::string& option, const std::string& text) {
   return value;
 }
 
+bool parse_text_or_json(const std::string& format) {
+  if (format != "text" && format != "json")
+    throw usage_error("unknown format '" + format + "' (expected text or json)");
+  return format == "json";
+}
+
 std::string plain_message(std::string text) {
   // cxxopts quotes with U+2018 and U+2019 (E2 80 98 / E2 80 99 in UTF-8).
   std::string plain;

@@ -32,6 +32,9 @@ std::uint64_t parse_seed(const std::string& text);
 /// A positive, finite number of seconds.
 double parse_seconds(const std::string& option, const std::string& text);
 
+/// --format text|json: true for json; anything else is a usage_error.
+bool parse_text_or_json(const std::string& format);
+
 /// Parses argv with `options`; turns cxxopts errors and stray arguments into usage_error.
 /// `positional` names the one positional argument the command takes, if any.
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, char** argv,

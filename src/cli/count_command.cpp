@@ -80,10 +80,7 @@ count_request parse_request(int argc, char** argv) {
   }
   request.checkpoint_interval =
       parse_seconds("--checkpoint-interval", args["checkpoint-interval"].as<std::string>());
-  const std::string format = args["format"].as<std::string>();
-  if (format != "text" && format != "json")
-    throw usage_error("unknown format '" + format + "' (expected text or json)");
-  request.json = format == "json";
+  request.json = parse_text_or_json(args["format"].as<std::string>());
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
   request.device = parse_device(args["device"].as<std::string>());

@@ -297,7 +297,7 @@ void reject_local_options(const cxxopts::ParseResult& args, const std::string& a
 }
 
 void set_local_parameter(local_search_settings& settings, const std::string& name,
-                         const std::string& value, index_t n) {
+                         const std::string& value) {
   const parameter* p = find_parameter(name);
   if (!p) {
     std::string known;
@@ -306,7 +306,6 @@ void set_local_parameter(local_search_settings& settings, const std::string& nam
   }
   check_reader(name, p->readers, settings.algorithm);
   p->set(settings, parse_value(*p, value));
-  (void)n;
 }
 
 std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,

@@ -42,9 +42,9 @@ void read_generations(const cxxopts::ParseResult& args, search_limits& limits);
 void reject_local_options(const cxxopts::ParseResult& args, const std::string& algorithm);
 
 /// Sets one numeric parameter by its option name ("p", "q", "sideways", ...), validated as
-/// the option is; used by --sweep and the shell.
+/// the option is; used by --sweep.
 void set_local_parameter(local_search_settings& settings, const std::string& name,
-                         const std::string& value, index_t n);
+                         const std::string& value);
 
 /// The parameters `algorithm` reads, with their current values, for reports.
 std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,

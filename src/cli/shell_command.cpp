@@ -189,10 +189,7 @@ class shell {
     systematic_settings settings;
     settings.seed = seed;
     settings.limits = limits;
-    if (name == "backtrack") return solve_backtrack(n(), settings);
-    if (name == "backtrack-opt") return solve_backtrack_opt(n(), settings);
-    if (name == "dfs") return solve_dfs(n(), settings);
-    return solve_bfs(n(), settings);
+    return solve_systematic(name, n(), settings);
   }
 
   void batch(const std::vector<std::string>& words) {

@@ -54,11 +54,6 @@ bool is_chain(const solve_request& request) {
   return request.local && *request.local != local_algorithm::min_conflicts;
 }
 
-bool is_systematic(const std::string& algorithm) {
-  return algorithm == "backtrack" || algorithm == "backtrack-opt" || algorithm == "dfs" ||
-         algorithm == "bfs";
-}
-
 solve_format parse_solve_format(const std::string& name, index_t n) {
   if (name.empty()) return n <= default_grid_limit ? solve_format::grid : solve_format::summary;
   if (name == "summary") return solve_format::summary;
@@ -195,10 +190,7 @@ solve_result run_systematic(const solve_request& request) {
                    static_cast<unsigned long long>(request.n),
                    static_cast<unsigned long long>(frontier));
     };
-  if (request.algorithm == "backtrack") return solve_backtrack(request.n, settings);
-  if (request.algorithm == "backtrack-opt") return solve_backtrack_opt(request.n, settings);
-  if (request.algorithm == "dfs") return solve_dfs(request.n, settings);
-  return solve_bfs(request.n, settings);
+  return solve_systematic(request.algorithm, request.n, settings);
 }
 
 solve_result run_algorithm(const solve_request& request, progress_line& progress,
@@ -242,8 +234,8 @@ solve_result run_chains(solve_request& request, trace_writer* trace, chain_repor
   settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const chain_outcome& r = runs[i];
-      const bool better = !any || (r.solved && !best.solved) ||
-                          (!r.solved && !best.solved && r.cost < best.cost);
+      const bool better =
+          !any || (r.solved && !best.solved) || (!r.solved && !best.solved && r.cost < best.cost);
       if (better) chosen = first + i, best = r, any = true;
     }
   };

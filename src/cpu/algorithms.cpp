@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "nqueens/error.hpp"
+#include "nqueens/systematic.hpp"
+
 namespace nq {
 namespace {
 
@@ -73,6 +76,19 @@ const algorithm_info* find_algorithm(std::string_view name) {
   const auto it = std::find_if(registry.begin(), registry.end(),
                                [&](const algorithm_info& a) { return a.name == name; });
   return it == registry.end() ? nullptr : &*it;
+}
+
+bool is_systematic(std::string_view name) {
+  return name == "backtrack" || name == "backtrack-opt" || name == "dfs" || name == "bfs";
+}
+
+solve_result solve_systematic(std::string_view name, index_t n,
+                              const systematic_settings& settings) {
+  NQ_EXPECTS(is_systematic(name), "a systematic solver");
+  if (name == "backtrack") return solve_backtrack(n, settings);
+  if (name == "backtrack-opt") return solve_backtrack_opt(n, settings);
+  if (name == "dfs") return solve_dfs(n, settings);
+  return solve_bfs(n, settings);
 }
 
 }  // namespace nq

@@ -21,6 +21,12 @@ namespace {
 constexpr std::uint64_t chunk_runs = 256;        // runs a CPU worker claims at a time
 constexpr std::uint64_t record_slice = 1 << 20;  // runs per slice when records are kept
 constexpr std::uint64_t dense_steps = 4096;      // step counts kept in the dense table
+/// Worker threads for `runs` runs: `threads`, but no more than there are chunks of work.
+unsigned threads_for(std::uint64_t threads, std::uint64_t runs) {
+  const std::uint64_t chunks = std::max<std::uint64_t>(1, (runs + chunk_runs - 1) / chunk_runs);
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(threads, 1, chunks));
+}
+
 constexpr auto progress_period = std::chrono::milliseconds(250);
 
 step_summary summarise(const step_histogram& h) {
@@ -49,8 +55,7 @@ class cpu_backend final : public batch_backend {
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
            const std::function<void(std::uint64_t)>& progress) override {
     if (records) records->assign(job.count, chain_outcome{});
-    const auto threads = static_cast<unsigned>(
-        std::clamp<std::uint64_t>(threads_, 1, (job.count + chunk_runs - 1) / chunk_runs));
+    const unsigned threads = threads_for(threads_, job.count);
     std::vector<batch_tally> tallies(threads);
     std::atomic<std::uint64_t> next{0}, done{0};
     std::atomic<std::uint64_t> first_solved{UINT64_MAX};  // lowest run solved (early stop)
@@ -169,8 +174,7 @@ std::pair<double, double> wilson_interval(std::uint64_t successes, std::uint64_t
 unsigned batch_threads(const batch_settings& settings) {
   const unsigned threads =
       settings.threads ? settings.threads : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(
-      threads, 1, std::max<std::uint64_t>(1, (settings.runs + chunk_runs - 1) / chunk_runs)));
+  return threads_for(threads, settings.runs);
 }
 
 batch_stats run_batch(index_t n, const local_search_settings& algorithm,
@@ -209,11 +213,8 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   stats.seconds = clock.seconds();
   stats.kernel_seconds = kernel_seconds;
   stats.runs_per_second = static_cast<double>(stats.runs) / std::max(stats.seconds, 1e-9);
-  // The CPU backend uses no more threads than there are chunks of work.
-  stats.threads = backend.device() == "cpu"
-                      ? static_cast<unsigned>(std::min<std::uint64_t>(
-                            backend.workers(), (settings.runs + chunk_runs - 1) / chunk_runs))
-                      : backend.workers();
+  stats.threads =
+      backend.device() == "cpu" ? threads_for(backend.workers(), settings.runs) : backend.workers();
   return stats;
 }
 

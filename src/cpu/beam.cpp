@@ -20,6 +20,17 @@ index_t board_cost::operator()(const row_t* queen_row) {
   return pairs;
 }
 
+trace_row population_row(index_t n, const std::vector<index_t>& cost, std::uint64_t step) {
+  trace_row row;
+  row.step = step;
+  row.cost = *std::min_element(cost.begin(), cost.end());
+  double sum = 0.0;
+  for (const index_t c : cost) sum += static_cast<double>(fitness_of(n, c));
+  row.best_fitness = static_cast<double>(fitness_of(n, row.cost));
+  row.mean_fitness = sum / static_cast<double>(cost.size());
+  return row;
+}
+
 namespace {
 
 using count_t = std::uint16_t;
@@ -112,17 +123,6 @@ std::vector<successor> drawn_successors(beam_states& beam, philox_stream& rng, s
   return chosen;
 }
 
-trace_row beam_row(const beam_states& beam, std::uint64_t step) {
-  trace_row row;
-  row.step = step;
-  row.cost = *std::min_element(beam.cost.begin(), beam.cost.end());
-  double sum = 0.0;
-  for (const index_t c : beam.cost) sum += static_cast<double>(fitness_of(beam.n, c));
-  row.best_fitness = static_cast<double>(fitness_of(beam.n, row.cost));
-  row.mean_fitness = sum / static_cast<double>(beam.cost.size());
-  return row;
-}
-
 }  // namespace
 
 chain_outcome beam_search(index_t n, const beam_settings& settings, philox_stream& rng,
@@ -140,7 +140,7 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, philox_strea
     }
   }
   chain_outcome out;
-  trace_row row = beam_row(beam, 0);
+  trace_row row = population_row(n, beam.cost, 0);
   out.cost = row.cost;
   out.stopped = !observe(row);
   beam_states next(n, k);
@@ -156,7 +156,7 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, philox_strea
     }
     std::swap(beam, next);
     ++out.steps;
-    row = beam_row(beam, out.steps);
+    row = population_row(n, beam.cost, out.steps);
     out.cost = row.cost;
     out.stopped = !observe(row);
   }

@@ -69,17 +69,6 @@ void mutate(row_t* genes, index_t n, bool permutation, philox_stream& rng) {
   }
 }
 
-trace_row population_row(const population& pop, std::uint64_t step) {
-  trace_row row;
-  row.step = step;
-  row.cost = *std::min_element(pop.cost.begin(), pop.cost.end());
-  double sum = 0.0;
-  for (const index_t c : pop.cost) sum += static_cast<double>(fitness_of(pop.n, c));
-  row.best_fitness = static_cast<double>(fitness_of(pop.n, row.cost));
-  row.mean_fitness = sum / static_cast<double>(pop.size());
-  return row;
-}
-
 }  // namespace
 
 chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox_stream& rng,
@@ -98,7 +87,7 @@ chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox
     pop.cost[i] = cost_of(genes);
   }
   chain_outcome out;
-  trace_row row = population_row(pop, 0);
+  trace_row row = population_row(n, pop.cost, 0);
   out.cost = row.cost;
   out.stopped = !observe(row);
   std::vector<std::size_t> rank(size);
@@ -149,7 +138,7 @@ chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox
     for (std::size_t i = 0; i < size; ++i) next.cost[i] = cost_of(next.individual(i));
     std::swap(pop, next);
     ++out.steps;
-    row = population_row(pop, out.steps);
+    row = population_row(n, pop.cost, out.steps);
     out.cost = row.cost;
     out.stopped = !observe(row);
   }

@@ -27,6 +27,9 @@ class board_cost {
 /// Non-attacking pairs when `cost` pairs attack: the fitness the GA maximises.
 inline index_t fitness_of(index_t n, index_t cost) { return n * (n - 1) / 2 - cost; }
 
+/// The trace row of a population: its best cost, best and mean fitness.
+trace_row population_row(index_t n, const std::vector<index_t>& cost, std::uint64_t step);
+
 /// beam: `best` receives the final best state.
 chain_outcome beam_search(index_t n, const beam_settings& settings, philox_stream& rng,
                           const row_t* start, std::uint64_t max_steps,
