@@ -217,12 +217,28 @@ TEST_F(CountCheckpoint, RejectsCorruptOrForeignFiles) {
   count_solutions(10, settings);
   const std::string good = test::slurp(path);
   ASSERT_NE(good.find("\"done\""), std::string::npos);
+  const std::string frames = std::to_string(count_solutions(10, {}).subproblems);
+  // The well-formed file the bad ones below differ from resumes.
+  test::spit(path, R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"frames",)"
+                   R"("subproblems":)" +
+                       frames + R"(,"done":[[0,0,0]]})");
+  EXPECT_EQ(count_solutions(10, settings).resumed, 1u);
   EXPECT_THROW(count_solutions(11, settings), usage_error);  // made for n = 10
   for (const std::string& bad :
        {std::string(), std::string("not json"), good.substr(0, good.size() / 2),
-        std::string(R"({"format":"nqueens-count-checkpoint","version":1,"n":10})"),
-        std::string(R"({"format":"nqueens-count-checkpoint","version":1,"n":10,"subproblems":)") +
-            std::to_string(count_subproblems(10).size()) + R"(,"done":[[99999,1,8]]})"}) {
+        std::string(R"({"format":"nqueens-count-checkpoint","version":2,"n":10})"),
+        std::string(
+            R"({"format":"nqueens-count-checkpoint","version":1,"n":10,"split":"frames",)") +
+            R"("subproblems":)" + frames + R"(,"done":[]})",
+        std::string(
+            R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"rows-3",)") +
+            R"("subproblems":)" + frames + R"(,"done":[]})",
+        std::string(
+            R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"frames",)") +
+            R"("subproblems":)" + frames + R"(,"done":[[99999,1,8]]})",
+        std::string(
+            R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"frames",)") +
+            R"("subproblems":)" + frames + R"(,"done":[[0,1,9]]})"}) {
     test::spit(path, bad);
     EXPECT_THROW(count_solutions(10, settings), usage_error) << bad;
   }

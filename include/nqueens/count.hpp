@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// @brief Counting every solution of n queens, and the fundamental ones, by splitting the search
-/// into subproblems (the queens of the first rows) that worker threads pull from a shared
-/// counter. Host-side API; the search itself is in constellation.hpp.
+/// into subproblems that worker threads pull from a shared counter: on the CPU one per
+/// canonical frame (frame_search.hpp), run on the widest vector unit the CPU has; for a slice
+/// counter such as the GPU's, the queens of the first rows (constellation.hpp). Host-side API.
 
 #include <atomic>
 #include <cstdint>
@@ -18,12 +19,12 @@ namespace nq {
 /// and canonical, or-ed with its stabiliser. n^4 entries; n in 4..32.
 std::vector<std::uint16_t> frame_classes(int n);
 
-/// @brief Rows the CPU counter fixes per subproblem: enough for thousands of subproblems.
+/// @brief Rows a slice counter's subproblems fix unless it asks for another number.
 inline constexpr int default_split_rows = 3;
 
-/// @brief The subproblems of a count, in order: every placement of non-attacking queens in the
-/// first `rows` rows, at least 2 (allowed columns only, row-0 queen in the left half). Empty
-/// for n < 4.
+/// @brief A slice counter's subproblems, in order: every placement of non-attacking queens in
+/// the first `rows` rows, at least 2 (allowed columns only, row-0 queen in the left half).
+/// Empty for n < 4.
 std::vector<count_prefix> count_subproblems(int n, int rows = default_split_rows);
 
 /// @brief A snapshot for progress displays.
@@ -42,11 +43,11 @@ struct count_settings {
   const std::atomic<bool>* stop = nullptr;  ///< when set, stop early (the checkpoint is saved)
   std::uint64_t max_subproblems = 0;        ///< stop after finishing this many more (0: no limit)
   std::function<void(const count_progress&)> progress;  ///< called about 4 times a second
-  int split_rows = default_split_rows;  ///< rows each subproblem fixes (a GPU wants more)
+  std::string simd = "auto";  ///< CPU vector kernels: auto (the widest), off, avx2 or avx512
+  int split_rows = default_split_rows;  ///< slice mode: rows each subproblem fixes
   /// When set, subproblems are counted a slice at a time by this instead of by worker threads
   /// (the GPU counter): it returns the tallies of subs[indices[i]], in order.
-  std::function<std::vector<count_tally>(const std::vector<std::uint32_t>& indices)>
-      slice_counter;
+  std::function<std::vector<count_tally>(const std::vector<std::uint32_t>& indices)> slice_counter;
   std::uint64_t slice_size = 1 << 16;  ///< subproblems per slice_counter call
 };
 
@@ -58,10 +59,12 @@ struct count_result {
   std::uint64_t subproblems_done = 0;
   std::uint64_t resumed = 0;  ///< subproblems taken from the checkpoint
   double seconds = 0.0;
+  std::string simd;  ///< the CPU vector kernels that counted ("off" for none); "" in slice mode
 };
 
-/// @brief Counts the solutions for n in 1..32. Throws usage_error for n out of range, and for a
-/// checkpoint that cannot be written, is corrupt or belongs to another count.
+/// @brief Counts the solutions for n in 1..32. Throws usage_error for n out of range, an unknown
+/// `simd`, and a checkpoint that cannot be written, is corrupt or belongs to another count;
+/// resource_error when the CPU cannot run the `simd` asked for.
 count_result count_solutions(int n, const count_settings& settings);
 
 }  // namespace nq

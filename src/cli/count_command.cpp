@@ -9,6 +9,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/machine.hpp"
+#include "cpu/frame_engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"
 
@@ -33,6 +34,7 @@ struct count_request {
   std::string output;
   bool quiet = false;
   std::string device = "auto";
+  std::string simd = "auto";
 };
 
 /// Where the count ran.
@@ -57,6 +59,7 @@ count_request parse_request(int argc, char** argv) {
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("device", "cpu, gpu, or auto (the GPU when there is one)", cxxopts::value<std::string>()->default_value("auto"))
+      ("simd", "CPU vector kernels: auto (the widest this CPU has), off, avx2 or avx512", cxxopts::value<std::string>()->default_value("auto"))
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
   // clang-format on
@@ -84,6 +87,8 @@ count_request parse_request(int argc, char** argv) {
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
   request.device = parse_device(args["device"].as<std::string>());
+  request.simd = args["simd"].as<std::string>();
+  detail::choose_frame_kernels(request.simd);  // an unknown name, or one this CPU cannot run
   return request;
 }
 
@@ -112,8 +117,8 @@ std::string text_line(const count_request& request, const count_result& result,
                   where.kernel_seconds, where.name.c_str(),
                   result.resumed ? ", resumed from the checkpoint" : "");
   else
-    std::snprintf(line, sizeof line, " (%.3f s, %u thread%s%s)\n", result.seconds, request.threads,
-                  request.threads == 1 ? "" : "s",
+    std::snprintf(line, sizeof line, " (%.3f s, %u thread%s, simd %s%s)\n", result.seconds,
+                  request.threads, request.threads == 1 ? "" : "s", result.simd.c_str(),
                   result.resumed ? ", resumed from the checkpoint" : "");
   return text + line;
 }
@@ -128,7 +133,10 @@ std::string json_line(const count_request& request, const count_result& result,
   record["threads"] = request.threads;
   record["device"] = where.device;
   record["device_name"] = where.name;
-  if (where.device == "gpu") record["kernel_seconds"] = where.kernel_seconds;
+  if (where.device == "gpu")
+    record["kernel_seconds"] = where.kernel_seconds;
+  else
+    record["simd"] = result.simd;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
   return record.dump() + "\n";
@@ -158,6 +166,7 @@ int run_count(int argc, char** argv) {
   settings.threads = request.threads;
   settings.checkpoint = request.checkpoint;
   settings.checkpoint_interval = request.checkpoint_interval;
+  settings.simd = request.simd;
   settings.stop = &interrupted;
   bool shown = false;
   if (!request.quiet && stderr_is_terminal())

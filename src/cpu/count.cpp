@@ -1,5 +1,6 @@
-// Counting all solutions: canonical constellations pulled by worker threads from a shared
-// counter, finished work recorded in a checkpoint so that a killed count resumes exactly.
+// Counting all solutions: canonical frames pulled by worker threads from a shared counter (or
+// subproblems handed to a slice counter), finished work recorded in a checkpoint so that a
+// killed count resumes exactly.
 
 #include "nqueens/count.hpp"
 
@@ -11,6 +12,7 @@
 
 #include "core/stopwatch.hpp"
 #include "cpu/count_checkpoint.hpp"
+#include "cpu/frame_engine.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
@@ -74,14 +76,20 @@ class count_job {
   count_job(int n, const count_settings& settings)
       : n_(n),
         settings_(settings),
-        subs_(count_subproblems(n, settings.split_rows)),
-        classes_(n >= 4 ? frame_classes(n) : std::vector<std::uint16_t>{}),
+        kernels_(settings.slice_counter ? nullptr : &detail::choose_frame_kernels(settings.simd)),
+        frames_(n >= 4 && !settings.slice_counter ? detail::canonical_frames(n)
+                                                  : std::vector<detail::canonical_frame>{}),
+        units_(settings.slice_counter ? count_subproblems(n, settings.split_rows).size()
+                                      : frames_.size()),
         threads_(std::max(1u, settings.threads)),
-        finished_(subs_.size(), 0) {
+        finished_(units_, 0) {
     checkpoint_.n = n;
-    checkpoint_.subproblems = subs_.size();
+    checkpoint_.split =
+        settings.slice_counter ? "rows-" + std::to_string(settings.split_rows) : "frames";
+    checkpoint_.subproblems = units_;
     if (!settings_.checkpoint.empty()) {
-      detail::read_count_checkpoint(settings_.checkpoint, n, subs_.size(), checkpoint_);
+      detail::read_count_checkpoint(settings_.checkpoint, n, checkpoint_.split, units_,
+                                    checkpoint_);
       for (const auto& [index, counted] : checkpoint_.done) {
         finished_[index] = 1;
         solutions_ += counted.solutions;
@@ -108,7 +116,7 @@ class count_job {
   /// returns; progress and checkpoints between slices.
   count_result run_slices() {
     std::vector<std::uint32_t> pending;
-    for (std::size_t i = 0; i < subs_.size(); ++i)
+    for (std::size_t i = 0; i < units_; ++i)
       if (!finished_[i]) pending.push_back(static_cast<std::uint32_t>(i));
     double last_save = clock_.seconds();
     std::uint64_t started = 0;
@@ -130,7 +138,7 @@ class count_job {
       started += take;
       if (settings_.progress)
         settings_.progress(
-            {checkpoint_.done.size(), subs_.size(), resumed_, solutions_, clock_.seconds()});
+            {checkpoint_.done.size(), units_, resumed_, solutions_, clock_.seconds()});
       if (!settings_.checkpoint.empty() &&
           clock_.seconds() - last_save >= settings_.checkpoint_interval) {
         save();
@@ -146,15 +154,16 @@ class count_job {
   }
 
   void work() {
+    detail::frame_counter counter(n_, *kernels_);
     for (;;) {
       if (stop_requested()) break;
       const std::size_t index = next_.fetch_add(1, std::memory_order_relaxed);
-      if (index >= subs_.size()) break;
+      if (index >= units_) break;
       if (finished_[index]) continue;
       if (settings_.max_subproblems &&
           started_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_subproblems)
         break;
-      const count_tally counted = count_prefix_completions(n_, subs_[index], classes_.data());
+      const count_tally counted = detail::count_frame(n_, frames_[index], counter);
       std::lock_guard lock(mutex_);
       finished_[index] = 1;
       checkpoint_.done.emplace(index, counted);
@@ -172,7 +181,7 @@ class count_job {
       all_done_.wait_for(lock, std::chrono::milliseconds(250));
       if (settings_.progress)
         settings_.progress(
-            {checkpoint_.done.size(), subs_.size(), resumed_, solutions_, clock_.seconds()});
+            {checkpoint_.done.size(), units_, resumed_, solutions_, clock_.seconds()});
       if (!settings_.checkpoint.empty() &&
           clock_.seconds() - last_save >= settings_.checkpoint_interval) {
         const detail::count_checkpoint snapshot = checkpoint_;
@@ -191,7 +200,7 @@ class count_job {
 
   count_result result() const {
     count_result out;
-    out.subproblems = subs_.size();
+    out.subproblems = units_;
     out.resumed = resumed_;
     out.subproblems_done = checkpoint_.done.size();
     for (const auto& [index, counted] : checkpoint_.done) {
@@ -199,15 +208,17 @@ class count_job {
       out.unique += counted.unique_eighths;
     }
     out.unique /= symmetry_count;
-    out.complete = out.subproblems_done == subs_.size();
+    out.complete = out.subproblems_done == units_;
+    out.simd = kernels_ ? kernels_->name : "";
     out.seconds = clock_.seconds();
     return out;
   }
 
   int n_;
   const count_settings& settings_;
-  std::vector<count_prefix> subs_;
-  std::vector<std::uint16_t> classes_;
+  const detail::frame_kernels* kernels_;  ///< null in slice mode
+  std::vector<detail::canonical_frame> frames_;
+  std::size_t units_;  ///< frames, or the slice counter's subproblems
   unsigned threads_;
   std::vector<char> finished_;  // written under mutex_, or before the workers start
   detail::count_checkpoint checkpoint_;

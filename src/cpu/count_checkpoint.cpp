@@ -13,7 +13,7 @@ namespace nq::detail {
 namespace {
 
 constexpr const char* format_name = "nqueens-count-checkpoint";
-constexpr int format_version = 1;
+constexpr int format_version = 2;  // 2: the split is named
 
 [[noreturn]] void corrupt(const std::string& path, const std::string& why) {
   throw usage_error("checkpoint " + path + " is not a usable count checkpoint: " + why +
@@ -27,8 +27,8 @@ std::uint64_t read_count(const nlohmann::json& value, const std::string& path) {
 
 }  // namespace
 
-bool read_count_checkpoint(const std::string& path, int n, std::uint64_t subproblems,
-                           count_checkpoint& out) {
+bool read_count_checkpoint(const std::string& path, int n, const std::string& split,
+                           std::uint64_t subproblems, count_checkpoint& out) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (status.type() == std::filesystem::file_type::not_found) return false;
@@ -46,10 +46,11 @@ bool read_count_checkpoint(const std::string& path, int n, std::uint64_t subprob
   if (doc["n"].get<int>() != n)
     throw usage_error("checkpoint " + path + " belongs to a count for n=" +
                       std::to_string(doc["n"].get<int>()) + ", not n=" + std::to_string(n));
-  if (!doc.contains("subproblems") || read_count(doc["subproblems"], path) != subproblems)
-    corrupt(path, "it splits the search differently");
+  if (!doc.contains("split") || !doc["split"].is_string() || doc["split"] != split ||
+      !doc.contains("subproblems") || read_count(doc["subproblems"], path) != subproblems)
+    corrupt(path, "it splits the search differently (another --device?)");
   if (!doc.contains("done") || !doc["done"].is_array()) corrupt(path, "no list of finished work");
-  out = count_checkpoint{n, subproblems, {}};
+  out = count_checkpoint{n, split, subproblems, {}};
   for (const auto& entry : doc["done"]) {
     if (!entry.is_array() || entry.size() != 3) corrupt(path, "a malformed entry");
     const std::uint64_t index = read_count(entry[0], path);
@@ -67,6 +68,7 @@ void write_count_checkpoint(const std::string& path, const count_checkpoint& che
   doc["format"] = format_name;
   doc["version"] = format_version;
   doc["n"] = checkpoint.n;
+  doc["split"] = checkpoint.split;
   doc["subproblems"] = checkpoint.subproblems;
   nlohmann::json done = nlohmann::json::array();
   for (const auto& [index, counted] : checkpoint.done)

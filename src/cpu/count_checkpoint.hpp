@@ -12,14 +12,15 @@ namespace nq::detail {
 
 struct count_checkpoint {
   int n = 0;
+  std::string split;  ///< how the search was split: "frames", or "rows-K" for K-row prefixes
   std::uint64_t subproblems = 0;
   std::map<std::uint64_t, count_tally> done;  ///< by subproblem index
 };
 
 /// The checkpoint in `path`, or none when the file does not exist. Throws usage_error when it
 /// is unreadable, corrupt, or made for another n or another split.
-bool read_count_checkpoint(const std::string& path, int n, std::uint64_t subproblems,
-                           count_checkpoint& out);
+bool read_count_checkpoint(const std::string& path, int n, const std::string& split,
+                           std::uint64_t subproblems, count_checkpoint& out);
 
 /// Replaces `path` atomically; throws usage_error when it cannot be created, resource_error
 /// when it cannot be finished.

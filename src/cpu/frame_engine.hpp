@@ -1,0 +1,76 @@
+#pragma once
+// The CPU's frame counter: the search of frame_search.hpp run breadth-first in chunks, so that
+// one vector instruction expands a node in each of 8 or 16 lanes. A node-at-a-time search
+// mispredicts a branch at almost every node (how many children a node has is anyone's guess);
+// here the branches are per chunk, and the node work is masks, compares and compress-stores.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nqueens/count.hpp"
+#include "nqueens/frame_search.hpp"
+
+namespace nq::detail {
+
+/// One level's nodes, a struct of arrays: the lines of the queens placed so far (as seen from
+/// the level's row) and the columns still to try there.
+struct frame_level {
+  std::uint32_t* cols;
+  std::uint32_t* ld;
+  std::uint32_t* rd;
+  std::uint32_t* open;
+};
+
+/// The two things a vector unit does, for nodes[first, first + count) of level d, given
+/// frame_step_at(d): try every open square of every node (frame_child). `expand` writes the
+/// live children to `children` from index 0 and returns how many; `leaves` counts the open
+/// squares of the children instead (for the level above the last). Both use up the nodes.
+struct frame_kernels {
+  const char* name;
+  int (*expand)(frame_level nodes, int first, int count, frame_level children,
+                const frame_step& step);
+  std::uint64_t (*leaves)(frame_level nodes, int first, int count, const frame_step& step);
+};
+
+/// The portable kernels: one node at a time, for CPUs without AVX2 and as the tests' yardstick.
+const frame_kernels& portable_frame_kernels();
+/// The x86 vector kernels, or null when this build has none (not x86-64).
+const frame_kernels* avx2_frame_kernels();
+const frame_kernels* avx512_frame_kernels();
+
+/// The kernels `choice` names ("auto": the widest this CPU runs; "off", "avx2", "avx512").
+/// Throws usage_error for an unknown name, resource_error when this CPU lacks the instructions.
+const frame_kernels& choose_frame_kernels(const std::string& choice);
+
+/// Counts the completions of frames with a set of kernels; owns its level buffers (a few MB),
+/// so make one per thread and reuse it.
+class frame_counter {
+ public:
+  frame_counter(int n, const frame_kernels& kernels);
+  /// The number of completions of the prepared frame (not weighted by its orbit).
+  std::uint64_t completions(const frame_search& search);
+
+ private:
+  const frame_kernels& kernels_;
+  int capacity_;  ///< nodes a level holds: a chunk's children and a vector's overhang
+  std::vector<std::uint32_t> storage_;
+  std::vector<frame_level> levels_;
+  std::vector<int> size_;
+};
+
+/// A canonical frame and its stabiliser bits, as frame_classes records them.
+struct canonical_frame {
+  frame f;
+  std::uint8_t stabilizer = 1;
+};
+
+/// Every canonical frame for n in 4..32, in frame_index order.
+std::vector<canonical_frame> canonical_frames(int n);
+
+/// What one canonical frame contributes to a count (see count_frame_completions): frames that
+/// a rotation maps onto themselves are searched a node at a time, to check their boards; the
+/// rest by `counter`.
+count_tally count_frame(int n, const canonical_frame& frame, frame_counter& counter);
+
+}  // namespace nq::detail
