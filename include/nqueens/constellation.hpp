@@ -10,7 +10,9 @@
 /// stand, which prunes the search to about an eighth of the full tree.
 ///
 /// Cells are (row, column); the search places one queen per row and keeps columns as bits.
-/// Everything here is NQ_HD: the CPU counter and the GPU kernel share it.
+/// Everything here is NQ_HD. The GPU counts row-prefix subproblems with
+/// count_prefix_completions below; the CPU places whole frames first (frame_search.hpp) and
+/// shares the frame algebra.
 
 #include <cstdint>
 
