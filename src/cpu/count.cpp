@@ -104,7 +104,12 @@ class count_job {
     if (settings_.slice_counter) return run_slices();
     std::vector<std::thread> workers;
     workers.reserve(threads_);
-    for (unsigned t = 0; t < threads_; ++t) workers.emplace_back([this] { work(); });
+    // Each worker's level buffers are allocated here, where running out of memory is an
+    // error the caller sees rather than the end of the process.
+    std::vector<detail::frame_counter> counters;
+    counters.reserve(threads_);
+    for (unsigned t = 0; t < threads_; ++t) counters.emplace_back(n_, *kernels_);
+    for (auto& counter : counters) workers.emplace_back([this, &counter] { work(counter); });
     watch();
     for (auto& worker : workers) worker.join();
     save();
@@ -153,8 +158,7 @@ class count_job {
     return settings_.stop && settings_.stop->load(std::memory_order_relaxed);
   }
 
-  void work() {
-    detail::frame_counter counter(n_, *kernels_);
+  void work(detail::frame_counter& counter) {
     for (;;) {
       if (stop_requested()) break;
       const std::size_t index = next_.fetch_add(1, std::memory_order_relaxed);
