@@ -181,5 +181,16 @@ TEST(CliCount, SigtermSavesTheCheckpointAndSaysHowToResume) {
   EXPECT_GT(doc["done"].size(), 0u);
 }
 
+// No subproblem of n = 32 ever finishes; SIGTERM must still end the count at once.
+TEST(CliCount, SigtermEndsACountThatCannotFinish) {
+  scratch_dir dir;
+  test::cli_process count(dir, {"count", "-n", "32", "-t", "2", "--checkpoint", "ck.json"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  count.kill(SIGTERM);
+  const auto r = count.wait();
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted after 0 of"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace nq

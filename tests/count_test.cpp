@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
@@ -123,6 +125,21 @@ TEST(Count, TotalsDoNotDependOnThreads) {
     EXPECT_EQ(more.solutions, one.solutions) << threads;
     EXPECT_EQ(more.unique, one.unique) << threads;
   }
+}
+
+// n = 32 cannot finish a single frame in a lifetime: a stop must still end the count.
+TEST(Count, AStopEndsEvenACountThatCannotFinish) {
+  std::atomic<bool> stop{false};
+  count_settings settings = with_threads(2);
+  settings.stop = &stop;
+  std::thread stopper([&stop] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stop.store(true);
+  });
+  const count_result result = count_solutions(32, settings);
+  stopper.join();
+  EXPECT_FALSE(result.complete);
+  EXPECT_LT(result.subproblems_done, result.subproblems);
 }
 
 TEST(Count, RefusesBoardsItCannotCount) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <tuple>
 
@@ -54,7 +55,7 @@ TEST(FrameCount, PreparedSearchesCountTheSolutionsOfTheirFrame) {
       for (const auto& canonical : frames) {
         const auto found = expected.find(key_of(canonical.f));
         const std::uint64_t want = found == expected.end() ? 0 : found->second;
-        EXPECT_EQ(counter.completions(prepare_frame_search(n, canonical.f)), want)
+        EXPECT_EQ(counter.completions(prepare_frame_search(n, canonical.f)).value(), want)
             << "n=" << n << " " << kernels->name << " frame " << int{canonical.f.top} << ","
             << int{canonical.f.bottom} << "," << int{canonical.f.left} << ","
             << int{canonical.f.right};
@@ -76,7 +77,8 @@ TEST(FrameCount, EveryKernelSetAgreesWithTheReferenceOnEveryFrame) {
       const frame_search search = prepare_frame_search(n, canonical.f);
       const std::uint64_t want = count_frame_completions(n, canonical.f, 1).solutions / 8;
       for (std::size_t k = 0; k < sets.size(); ++k)
-        ASSERT_EQ(counters[k].completions(search), want) << "n=" << n << " " << sets[k]->name;
+        ASSERT_EQ(counters[k].completions(search).value(), want)
+            << "n=" << n << " " << sets[k]->name;
     }
   }
 }
@@ -134,6 +136,32 @@ TEST(FrameCount, SomeFramesNeedTheirBoardsChecked) {
     for (const auto& canonical : detail::canonical_frames(n))
       rotational += (canonical.stabilizer & rotation_symmetries) != 0;
     EXPECT_GT(rotational, 0) << "n=" << n << ": the OEIS test would miss the board checks";
+  }
+}
+
+// A frame of a large board may take days: both searches give up midway when told to stop.
+TEST(FrameCount, SearchesStopMidFrameWhenAsked) {
+  const int n = 16;
+  const auto frames = detail::canonical_frames(n);
+  int stopped_early = 0;
+  for (std::size_t i = 0; i < 40; ++i) {
+    const frame& f = frames[i * frames.size() / 40].f;
+    bool stopped = false;
+    const auto always = [] { return true; };
+    const count_tally partial = count_frame_completions(n, f, 1, always, &stopped);
+    if (stopped) {
+      ++stopped_early;
+      EXPECT_LT(partial.solutions, count_frame_completions(n, f, 1).solutions);
+    } else {
+      EXPECT_EQ(partial.solutions, count_frame_completions(n, f, 1).solutions) << "a small frame";
+    }
+  }
+  EXPECT_GT(stopped_early, 0) << "no frame of n=16 took 65,536 nodes?";
+  const std::atomic<bool> stop{true};
+  for (const frame_kernels* kernels : runnable_kernels()) {
+    detail::frame_counter counter(n, *kernels);
+    EXPECT_FALSE(counter.completions(prepare_frame_search(n, frames[frames.size() / 2].f), &stop))
+        << kernels->name;
   }
 }
 

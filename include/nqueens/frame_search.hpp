@@ -95,13 +95,22 @@ NQ_HD constexpr std::uint32_t frame_child(const frame_step& step, std::uint32_t 
   return dead ? 0u : open;
 }
 
+/// @brief A stop condition that never holds.
+struct never_stop {
+  NQ_HD constexpr bool operator()() const { return false; }
+};
+
 /// @brief What frame `f` contributes, counted one node at a time (the reference the vector
 /// engines are checked against, and the search for frames a rotation maps onto themselves,
 /// whose complete boards must be checked for that symmetry). Each completion counts the
 /// frame's orbit size to the total, and to the eighths that many times the number of
 /// symmetries of the stabiliser that fix the board (Burnside, as in count_prefix_completions).
+/// A frame of a large board can take days, so `stop()` is asked every 65,536 nodes; when it
+/// says yes the search ends early and sets `*stopped` (the tally is then partial).
 /// Preconditions: 4 <= n <= 32; f is valid and canonical, with stabiliser bits `stabilizer`.
-NQ_HD inline count_tally count_frame_completions(int n, const frame& f, std::uint8_t stabilizer) {
+template <class Stop = never_stop>
+NQ_HD count_tally count_frame_completions(int n, const frame& f, std::uint8_t stabilizer,
+                                          Stop stop = {}, bool* stopped = nullptr) {
   const frame_search s = prepare_frame_search(n, f);
   const int orbit = symmetry_count / popcount32(stabilizer);
   const std::uint8_t rotations = stabilizer & rotation_symmetries;
@@ -141,7 +150,11 @@ NQ_HD inline count_tally count_frame_completions(int n, const frame& f, std::uin
   int d = 0;
   avail[0] = s.allowed[0], cols[0] = 0, ld[0] = 0, rd[0] = 0;
   frame_step step = frame_step_at(s, 0);
-  while (d >= 0) {
+  for (std::uint32_t nodes = 1; d >= 0; ++nodes) {
+    if ((nodes & 0xFFFF) == 0 && stop()) {
+      if (stopped) *stopped = true;
+      return tally;
+    }
     const std::uint32_t a = avail[d];
     if (a == 0) {
       if (--d >= 0) step = frame_step_at(s, d);

@@ -167,7 +167,10 @@ class count_job {
       if (settings_.max_subproblems &&
           started_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_subproblems)
         break;
-      const count_tally counted = detail::count_frame(n_, frames_[index], counter);
+      const std::optional<count_tally> found =
+          detail::count_frame(n_, frames_[index], counter, settings_.stop);
+      if (!found) break;  // stopped midway: the frame stays unfinished
+      const count_tally counted = *found;
       std::lock_guard lock(mutex_);
       finished_[index] = 1;
       checkpoint_.done.emplace(index, counted);

@@ -81,7 +81,8 @@ frame_counter::frame_counter(int n, const frame_kernels& kernels)
   size_.assign(levels, 0);
 }
 
-std::uint64_t frame_counter::completions(const frame_search& search) {
+std::optional<std::uint64_t> frame_counter::completions(const frame_search& search,
+                                                        const std::atomic<bool>* stop) {
   const int levels = search.levels;
   NQ_EXPECTS(levels <= static_cast<int>(levels_.size()), "a frame of the counter's size");
   if (levels == 0) return 1;
@@ -95,6 +96,7 @@ std::uint64_t frame_counter::completions(const frame_search& search) {
   // Depth first over chunks: always from the deepest level that has nodes, so the level below
   // it is empty and the buffers stay bounded.
   for (int d = 0; d >= 0;) {
+    if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
     if (size_[d] == 0) {
       --d;
       continue;
@@ -128,14 +130,23 @@ std::vector<canonical_frame> canonical_frames(int n) {
   return frames;
 }
 
-count_tally count_frame(int n, const canonical_frame& frame, frame_counter& counter) {
-  if (frame.stabilizer & rotation_symmetries)
-    return count_frame_completions(n, frame.f, frame.stabilizer);
+std::optional<count_tally> count_frame(int n, const canonical_frame& frame, frame_counter& counter,
+                                       const std::atomic<bool>* stop) {
+  if (frame.stabilizer & rotation_symmetries) {
+    bool stopped = false;
+    const auto asked = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+    const count_tally tally =
+        count_frame_completions(n, frame.f, frame.stabilizer, asked, &stopped);
+    if (stopped) return std::nullopt;
+    return tally;
+  }
+  const std::optional<std::uint64_t> completions =
+      counter.completions(prepare_frame_search(n, frame.f), stop);
+  if (!completions) return std::nullopt;
   // No symmetry of the stabiliser can fix a board, so every completion stands for a whole
   // orbit of solutions, and for one class counted in eighths `orbit` times.
-  const std::uint64_t orbit = symmetry_count / popcount32(frame.stabilizer);
-  const std::uint64_t weighted = orbit * counter.completions(prepare_frame_search(n, frame.f));
-  return {weighted, weighted};
+  const std::uint64_t weighted = symmetry_count / popcount32(frame.stabilizer) * *completions;
+  return count_tally{weighted, weighted};
 }
 
 }  // namespace nq::detail

@@ -4,7 +4,9 @@
 // mispredicts a branch at almost every node (how many children a node has is anyone's guess);
 // here the branches are per chunk, and the node work is masks, compares and compress-stores.
 
+#include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,8 +50,10 @@ const frame_kernels& choose_frame_kernels(const std::string& choice);
 class frame_counter {
  public:
   frame_counter(int n, const frame_kernels& kernels);
-  /// The number of completions of the prepared frame (not weighted by its orbit).
-  std::uint64_t completions(const frame_search& search);
+  /// The number of completions of the prepared frame (not weighted by its orbit), or none
+  /// when `stop` turned true first (it is read between chunks).
+  std::optional<std::uint64_t> completions(const frame_search& search,
+                                           const std::atomic<bool>* stop = nullptr);
 
  private:
   const frame_kernels& kernels_;
@@ -68,9 +72,10 @@ struct canonical_frame {
 /// Every canonical frame for n in 4..32, in frame_index order.
 std::vector<canonical_frame> canonical_frames(int n);
 
-/// What one canonical frame contributes to a count (see count_frame_completions): frames that
-/// a rotation maps onto themselves are searched a node at a time, to check their boards; the
-/// rest by `counter`.
-count_tally count_frame(int n, const canonical_frame& frame, frame_counter& counter);
+/// What one canonical frame contributes to a count (see count_frame_completions), or none when
+/// `stop` turned true first: frames that a rotation maps onto themselves are searched a node
+/// at a time, to check their boards; the rest by `counter`.
+std::optional<count_tally> count_frame(int n, const canonical_frame& frame, frame_counter& counter,
+                                       const std::atomic<bool>* stop = nullptr);
 
 }  // namespace nq::detail
