@@ -171,7 +171,8 @@ int run_count(int argc, char** argv) {
   bool shown = false;
   if (!request.quiet && stderr_is_terminal())
     settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
-  // Ctrl-C or a polite kill: finish the subproblems in hand, save the checkpoint, say so.
+  // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
+  // say so.
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
   count_device where;
