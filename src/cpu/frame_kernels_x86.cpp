@@ -96,8 +96,13 @@ NQ_AVX2 inline avx2_move avx2_place(const avx2_node& node, const frame_step& ste
   return move;
 }
 
-NQ_AVX2 int avx2_expand(frame_level nodes, int first, int count, frame_level children,
-                        const frame_step& step) {
+/// The passes over nodes[first, first + count): with Leaves, the sum of the children's open
+/// squares; else the live children, appended to `children`, and how many.
+template <bool Leaves>
+NQ_AVX2 std::uint64_t avx2_passes(frame_level nodes, int first, int count, frame_level children,
+                                  const frame_step& step) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  __m256i sums = _mm256_setzero_si256();  // four 64-bit sums
   int made = 0;
   while (count > 0) {
     int kept = first;  // never past the lanes already loaded, so whole-vector stores are safe
@@ -105,49 +110,45 @@ NQ_AVX2 int avx2_expand(frame_level nodes, int first, int count, frame_level chi
       const unsigned valid = count - i >= 8 ? 0xFFu : (1u << (count - i)) - 1;
       const avx2_node node = avx2_load(nodes, first + i);
       const avx2_move move = avx2_place(node, step);
-      unsigned live = valid & avx2_nonzero(move.child.open);
-      for (int k = 1; k <= frame_look_ahead; ++k) {
-        const __m128i shift = _mm_cvtsi32_si128(step.shift[k]);
-        const __m256i taken = _mm256_or_si256(
-            move.child.cols, _mm256_or_si256(_mm256_sll_epi32(move.child.ld, shift),
-                                             _mm256_srl_epi32(move.child.rd, shift)));
-        live &= avx2_nonzero(
-            _mm256_andnot_si256(taken, _mm256_set1_epi32(static_cast<int>(step.allowed[k]))));
+      if constexpr (Leaves) {
+        __m256i x = _mm256_and_si256(move.child.open,
+                                     _mm256_cmpgt_epi32(_mm256_set1_epi32(count - i), lane));
+        // Population counts: bits summed in pairs, nibbles, then bytes, and the bytes summed.
+        x = _mm256_sub_epi32(x, _mm256_and_si256(_mm256_srli_epi32(x, 1), _mm256_set1_epi8(0x55)));
+        x = _mm256_add_epi32(_mm256_and_si256(x, _mm256_set1_epi8(0x33)),
+                             _mm256_and_si256(_mm256_srli_epi32(x, 2), _mm256_set1_epi8(0x33)));
+        x = _mm256_and_si256(_mm256_add_epi32(x, _mm256_srli_epi32(x, 4)), _mm256_set1_epi8(0x0F));
+        sums = _mm256_add_epi64(sums, _mm256_sad_epu8(x, _mm256_setzero_si256()));
+      } else {
+        unsigned live = valid & avx2_nonzero(move.child.open);
+        for (int k = 1; k <= frame_look_ahead; ++k) {
+          const __m128i shift = _mm_cvtsi32_si128(step.shift[k]);
+          const __m256i taken = _mm256_or_si256(
+              move.child.cols, _mm256_or_si256(_mm256_sll_epi32(move.child.ld, shift),
+                                               _mm256_srl_epi32(move.child.rd, shift)));
+          live &= avx2_nonzero(
+              _mm256_andnot_si256(taken, _mm256_set1_epi32(static_cast<int>(step.allowed[k]))));
+        }
+        made += avx2_append(children, made, live, move.child);
       }
-      made += avx2_append(children, made, live, move.child);
       kept += avx2_append(nodes, kept, valid & avx2_nonzero(move.rest),
                           {node.cols, node.ld, node.rd, move.rest});
     }
     count = kept - first;
   }
-  return made;
-}
-
-NQ_AVX2 std::uint64_t avx2_leaves(frame_level nodes, int first, int count, const frame_step& step) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  __m256i sums = _mm256_setzero_si256();  // four 64-bit sums
-  while (count > 0) {
-    int kept = first;
-    for (int i = 0; i < count; i += 8) {
-      const unsigned valid = count - i >= 8 ? 0xFFu : (1u << (count - i)) - 1;
-      const avx2_node node = avx2_load(nodes, first + i);
-      const avx2_move move = avx2_place(node, step);
-      __m256i x =
-          _mm256_and_si256(move.child.open, _mm256_cmpgt_epi32(_mm256_set1_epi32(count - i), lane));
-      // Population counts: bits summed in pairs, nibbles, then bytes, and the bytes summed.
-      x = _mm256_sub_epi32(x, _mm256_and_si256(_mm256_srli_epi32(x, 1), _mm256_set1_epi8(0x55)));
-      x = _mm256_add_epi32(_mm256_and_si256(x, _mm256_set1_epi8(0x33)),
-                           _mm256_and_si256(_mm256_srli_epi32(x, 2), _mm256_set1_epi8(0x33)));
-      x = _mm256_and_si256(_mm256_add_epi32(x, _mm256_srli_epi32(x, 4)), _mm256_set1_epi8(0x0F));
-      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(x, _mm256_setzero_si256()));
-      kept += avx2_append(nodes, kept, valid & avx2_nonzero(move.rest),
-                          {node.cols, node.ld, node.rd, move.rest});
-    }
-    count = kept - first;
-  }
+  if constexpr (!Leaves) return static_cast<std::uint64_t>(made);
   alignas(32) std::uint64_t lanes[4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums);
   return lanes[0] + lanes[1] + lanes[2] + lanes[3];
+}
+
+NQ_AVX2 int avx2_expand(frame_level nodes, int first, int count, frame_level children,
+                        const frame_step& step) {
+  return static_cast<int>(avx2_passes<false>(nodes, first, count, children, step));
+}
+
+NQ_AVX2 std::uint64_t avx2_leaves(frame_level nodes, int first, int count, const frame_step& step) {
+  return avx2_passes<true>(nodes, first, count, {}, step);
 }
 
 // ---- AVX-512: 16 lanes, with compress and population count in hardware ----
@@ -195,8 +196,11 @@ NQ_AVX512 inline __mmask16 avx512_valid(int left) {
   return left >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << left) - 1);
 }
 
-NQ_AVX512 int avx512_expand(frame_level nodes, int first, int count, frame_level children,
-                            const frame_step& step) {
+/// As avx2_passes, 16 lanes at a time.
+template <bool Leaves>
+NQ_AVX512 std::uint64_t avx512_passes(frame_level nodes, int first, int count, frame_level children,
+                                      const frame_step& step) {
+  __m512i sums = _mm512_setzero_si512();  // a call's leaves fit 32 bits: 512 * 30 * 30
   int made = 0;
   while (count > 0) {
     int kept = first;  // never past the lanes already loaded, so whole-vector stores are safe
@@ -204,41 +208,38 @@ NQ_AVX512 int avx512_expand(frame_level nodes, int first, int count, frame_level
       const __mmask16 valid = avx512_valid(count - i);
       const avx512_node node = avx512_load(nodes, first + i);
       const avx512_move move = avx512_place(node, step);
-      __mmask16 live = _mm512_mask_test_epi32_mask(valid, move.child.open, move.child.open);
-      for (int k = 1; k <= frame_look_ahead; ++k) {
-        const __m128i shift = _mm_cvtsi32_si128(step.shift[k]);
-        const __m512i taken = _mm512_or_si512(
-            move.child.cols, _mm512_or_si512(_mm512_sll_epi32(move.child.ld, shift),
-                                             _mm512_srl_epi32(move.child.rd, shift)));
-        const __m512i open =
-            _mm512_andnot_si512(taken, _mm512_set1_epi32(static_cast<int>(step.allowed[k])));
-        live = _mm512_mask_test_epi32_mask(live, open, open);
+      if constexpr (Leaves) {
+        sums = _mm512_mask_add_epi32(sums, valid, sums, _mm512_popcnt_epi32(move.child.open));
+      } else {
+        __mmask16 live = _mm512_mask_test_epi32_mask(valid, move.child.open, move.child.open);
+        for (int k = 1; k <= frame_look_ahead; ++k) {
+          const __m128i shift = _mm_cvtsi32_si128(step.shift[k]);
+          const __m512i taken = _mm512_or_si512(
+              move.child.cols, _mm512_or_si512(_mm512_sll_epi32(move.child.ld, shift),
+                                               _mm512_srl_epi32(move.child.rd, shift)));
+          const __m512i open =
+              _mm512_andnot_si512(taken, _mm512_set1_epi32(static_cast<int>(step.allowed[k])));
+          live = _mm512_mask_test_epi32_mask(live, open, open);
+        }
+        made += avx512_append(children, made, live, move.child);
       }
-      made += avx512_append(children, made, live, move.child);
       kept += avx512_append(nodes, kept, _mm512_mask_test_epi32_mask(valid, move.rest, move.rest),
                             {node.cols, node.ld, node.rd, move.rest});
     }
     count = kept - first;
   }
-  return made;
+  if constexpr (!Leaves) return static_cast<std::uint64_t>(made);
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm512_reduce_add_epi32(sums)));
+}
+
+NQ_AVX512 int avx512_expand(frame_level nodes, int first, int count, frame_level children,
+                            const frame_step& step) {
+  return static_cast<int>(avx512_passes<false>(nodes, first, count, children, step));
 }
 
 NQ_AVX512 std::uint64_t avx512_leaves(frame_level nodes, int first, int count,
                                       const frame_step& step) {
-  __m512i sums = _mm512_setzero_si512();  // a call's leaves fit 32 bits: 512 * 30 * 30
-  while (count > 0) {
-    int kept = first;
-    for (int i = 0; i < count; i += 16) {
-      const __mmask16 valid = avx512_valid(count - i);
-      const avx512_node node = avx512_load(nodes, first + i);
-      const avx512_move move = avx512_place(node, step);
-      sums = _mm512_mask_add_epi32(sums, valid, sums, _mm512_popcnt_epi32(move.child.open));
-      kept += avx512_append(nodes, kept, _mm512_mask_test_epi32_mask(valid, move.rest, move.rest),
-                            {node.cols, node.ld, node.rd, move.rest});
-    }
-    count = kept - first;
-  }
-  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm512_reduce_add_epi32(sums)));
+  return avx512_passes<true>(nodes, first, count, {}, step);
 }
 
 }  // namespace
