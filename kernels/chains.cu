@@ -4,10 +4,10 @@
 
 #include "kernels/block_chains.cuh"
 #include "kernels/chains.cuh"
-#include "kernels/cuda_check.cuh"
-#include "kernels/device_buffer.cuh"
+#include "kernels/device_ops.cuh"
+#include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
-#include "kernels/launch.cuh"
+#include "kernels/runtime.cuh"
 #include "nqueens/error.hpp"
 #include "nqueens/local_chain.hpp"
 
@@ -15,97 +15,94 @@ namespace nq::cuda {
 namespace {
 
 constexpr int max_chain_n = static_cast<int>(gpu::max_thread_chain_n);
+constexpr unsigned chain_block = 128;
+constexpr std::uint32_t check_every = 1024;  // observer calls between checks, as on the CPU
 using A = local_algorithm;
 
-/// Stops a chain once a lower-numbered run has solved (solve --chains), checked every 1024
-/// steps; without a race it never stops.
-struct race_observer {
+/// Stops a chain at its time limit, or once a lower-numbered run has solved (solve --chains),
+/// checked every 1024 observer calls as the CPU reference does.
+struct device_observer {
   const unsigned long long* first_solved;  // null: no race
   std::uint64_t run;
+  std::uint64_t time_limit_ns;  // 0: none
+  std::uint64_t start_ns;
   std::uint32_t calls = 0;
-  __device__ bool operator()(const chain_state&) {
-    if (!first_solved || ++calls % 1024 != 0) return true;
-    return *static_cast<const volatile unsigned long long*>(first_solved) >= run;
+  NQ_HD bool operator()(const chain_state&) {
+    if (++calls % check_every != 0) return true;
+    if (first_solved && load_relaxed(first_solved) < run) return false;
+    return time_limit_ns == 0 || clock_ns() - start_ns < time_limit_ns;
   }
 };
 
-/// Runs chain `run`, or skips it (stopped) when a lower-numbered run already solved, and
-/// publishes a solution to the race.
+/// Runs chain i of `job` on `b` and stores its outcome and board; a run numbered above one
+/// already solved is not started (stopped, no steps), and a solving run joins the race.
 template <A Algorithm>
-__device__ chain_outcome race_chain(climber_view<std::int16_t> b, std::uint32_t* order,
-                                    std::uint64_t seed, std::uint64_t run,
-                                    const local_search_settings& s, std::uint64_t max_steps,
-                                    unsigned long long* first_solved) {
+NQ_HD void run_and_store(climber_view<std::int16_t> b, std::uint32_t* order,
+                         const chain_launch& job, std::uint64_t i) {
+  const std::uint64_t run = job.first + i;
   chain_outcome out;
-  if (first_solved && *static_cast<volatile unsigned long long*>(first_solved) < run) {
+  if (job.first_solved && load_relaxed(job.first_solved) < run) {
     out.stopped = true;
-    return out;
+    job.outcomes[i] = out;
+    return;
   }
-  philox_stream rng(seed, run);
-  out =
-      run_chain_of<Algorithm>(b, order, rng, s, true, max_steps, race_observer{first_solved, run});
-  if (first_solved && out.solved) atomicMin(first_solved, static_cast<unsigned long long>(run));
-  return out;
+  philox_stream rng(job.seed, run);
+  const device_observer observe{job.first_solved, run, job.time_limit_ns,
+                                job.time_limit_ns ? clock_ns() : 0};
+  out = run_chain_of<Algorithm>(b, order, rng, job.settings, true, job.max_steps, observe);
+  if (job.first_solved && out.solved)
+    atomic_min(job.first_solved, static_cast<unsigned long long>(run));
+  job.outcomes[i] = out;
+  if (job.boards)
+    for (index_t col = 0; col < job.n; ++col) job.boards[i * job.n + col] = b.queen_row[col];
 }
+
+/// Up to 32 queens: the board in the thread's own arrays.
+template <A Algorithm>
+struct local_chains {
+  chain_launch job;
+  NQ_HD void operator()(thread_id id) const {
+    const std::uint64_t i = id.global();
+    if (i >= job.count) return;
+    row_t queen_row[max_chain_n];
+    std::int16_t rows[max_chain_n], diag[2 * max_chain_n - 1], anti[2 * max_chain_n - 1];
+    // Only first-choice reads the move order; the others leave it unallocated.
+    constexpr int order_size = Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
+    std::uint32_t order[order_size];
+    const climber_view<std::int16_t> b{queen_row, rows, diag, anti, job.n};
+    run_and_store<Algorithm>(b, order, job, i);
+  }
+};
+
+/// Above 32 queens: the board in chain i's slice of global scratch (scratch_per_chain bytes).
+template <A Algorithm>
+struct scratch_chains {
+  chain_launch job;
+  unsigned char* scratch;
+  NQ_HD void operator()(thread_id id) const {
+    const std::uint64_t i = id.global();
+    if (i >= job.count) return;
+    const index_t n = job.n;
+    unsigned char* mine = scratch + i * scratch_per_chain(n);
+    auto* queen_row = reinterpret_cast<row_t*>(mine);
+    auto* lines = reinterpret_cast<std::int16_t*>(mine + n * sizeof(row_t));
+    const climber_view<std::int16_t> b{queen_row, lines, lines + n, lines + 3 * n - 1, n};
+    run_and_store<Algorithm>(b, nullptr, job, i);
+  }
+};
 
 template <A Algorithm>
-__global__ void thread_chains(int n, local_search_settings settings, std::uint64_t seed,
-                              std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                              chain_outcome* outcomes, row_t* boards,
-                              unsigned long long* first_solved) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  row_t queen_row[max_chain_n];
-  std::int16_t rows[max_chain_n], diag[2 * max_chain_n - 1], anti[2 * max_chain_n - 1];
-  // Only first-choice reads the move order; the others leave it unallocated.
-  constexpr int order_size = Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
-  std::uint32_t order[order_size];
-  const climber_view<std::int16_t> b{queen_row, rows, diag, anti, static_cast<index_t>(n)};
-  outcomes[i] = race_chain<Algorithm>(b, order, seed, first + i, settings, max_steps, first_solved);
-  if (boards)
-    for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
-}
-
-/// Bytes of global scratch one chain on n queens needs: its rows, then its three line families.
-NQ_HD constexpr std::uint64_t scratch_per_chain(std::uint64_t n) {
-  return n * sizeof(row_t) + (n + 2 * (2 * n - 1)) * sizeof(std::int16_t);
-}
-
-template <A Algorithm>
-__global__ void global_chains(int n, local_search_settings settings, std::uint64_t seed,
-                              std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                              chain_outcome* outcomes, row_t* boards, unsigned char* scratch,
-                              unsigned long long* first_solved) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  const auto size = static_cast<index_t>(n);
-  unsigned char* mine = scratch + i * scratch_per_chain(size);
-  auto* queen_row = reinterpret_cast<row_t*>(mine);
-  auto* lines = reinterpret_cast<std::int16_t*>(mine + size * sizeof(row_t));
-  const climber_view<std::int16_t> b{queen_row, lines, lines + size, lines + 3 * size - 1, size};
-  outcomes[i] =
-      race_chain<Algorithm>(b, nullptr, seed, first + i, settings, max_steps, first_solved);
-  if (boards)
-    for (int col = 0; col < n; ++col) boards[i * n + col] = queen_row[col];
-}
-
-template <A Algorithm>
-void launch(int n, const local_search_settings& s, std::uint64_t seed, std::uint64_t first,
-            std::uint64_t count, std::uint64_t max_steps, chain_outcome* outcomes, row_t* boards,
-            unsigned long long* first_solved) {
-  constexpr unsigned block = 128;
-  const auto blocks = static_cast<unsigned>((count + block - 1) / block);
-  if (n <= max_chain_n) {
-    thread_chains<Algorithm>
-        <<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes, boards, first_solved);
+void launch(const chain_launch& job) {
+  const unsigned blocks = grid_size(job.count, chain_block, max_grid_blocks);
+  if (job.n <= gpu::max_thread_chain_n) {
+    launch_threads("local_chains", blocks, chain_block, local_chains<Algorithm>{job});
     return;
   }
   if constexpr (Algorithm != A::first_choice) {  // its move order is n(n-1) entries: refused
-    device_buffer<unsigned char> scratch(count * scratch_per_chain(static_cast<index_t>(n)));
-    global_chains<Algorithm><<<blocks, block>>>(n, s, seed, first, count, max_steps, outcomes,
-                                                boards, scratch.data(), first_solved);
-    NQ_CUDA_TRY(cudaGetLastError());
-    NQ_CUDA_TRY(cudaDeviceSynchronize());  // before the scratch is freed
+    device_buffer<unsigned char> scratch(job.count * scratch_per_chain(job.n));
+    launch_threads("scratch_chains", blocks, chain_block,
+                   scratch_chains<Algorithm>{job, scratch.data()});
+    synchronize();  // before the scratch is freed
   }
 }
 
@@ -124,20 +121,17 @@ std::uint64_t max_chains_per_launch(index_t n) {
   return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
 }
 
-void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
-                          std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                          chain_outcome* outcomes, row_t* boards,
-                          unsigned long long* first_solved) {
-  if (has_block_chain(settings.algorithm, n)) {
-    launch_block_chains(n, settings, seed, first, count, max_steps, outcomes, boards);
+void launch_thread_chains(const chain_launch& job) {
+  NQ_EXPECTS(job.count >= 1 && job.count <= max_chains_per_launch(job.n),
+             "one launch holds 1..max_chains_per_launch runs");
+  if (has_block_chain(job.settings.algorithm, job.n)) {
+    launch_block_chains(job);
     return;
   }
-  const int size = static_cast<int>(n);
-  switch (settings.algorithm) {
-#define NQ_CHAIN_CASE(name)                                                          \
-  case A::name:                                                                      \
-    launch<A::name>(size, settings, seed, first, count, max_steps, outcomes, boards, \
-                    first_solved);                                                   \
+  switch (job.settings.algorithm) {
+#define NQ_CHAIN_CASE(name) \
+  case A::name:             \
+    launch<A::name>(job);   \
     break;
     NQ_CHAIN_CASE(hc)
     NQ_CHAIN_CASE(hc_sideways)
@@ -152,10 +146,9 @@ void launch_thread_chains(index_t n, const local_search_settings& settings, std:
     NQ_CHAIN_CASE(hc_memory)
 #undef NQ_CHAIN_CASE
     default:
-      throw usage_error(std::string(algorithm_name(settings.algorithm)) +
+      throw usage_error(std::string(algorithm_name(job.settings.algorithm)) +
                         " has no thread-per-run GPU chain");
   }
-  NQ_CUDA_TRY(cudaGetLastError());
 }
 
 }  // namespace nq::cuda
@@ -164,28 +157,35 @@ namespace nq::gpu {
 
 std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
                                              std::uint64_t seed, std::uint64_t first,
-                                             std::uint64_t count, std::uint64_t max_steps,
+                                             std::uint64_t count, const chain_options& options,
                                              std::vector<row_t>* boards) {
   if (!cuda::has_thread_chain(settings, n))
     throw usage_error(std::string(algorithm_name(settings.algorithm)) +
                       " on n=" + std::to_string(n) + " has no thread-per-run GPU chain");
-  NQ_EXPECTS(count < (std::uint64_t{1} << 31) * 128, "too many runs for one call");
   std::vector<chain_outcome> outcomes(count);
   if (count == 0) return outcomes;
-  if (max_steps == 0) max_steps = default_max_steps(settings.algorithm);
   cuda::device_buffer<chain_outcome> d_outcomes(count);
   cuda::device_buffer<row_t> d_boards(boards ? count * n : 0);
-  const std::uint64_t per_launch = cuda::max_chains_per_launch(n);
-  for (std::uint64_t done = 0; done < count; done += per_launch)
-    cuda::launch_thread_chains(n, settings, seed, first + done, std::min(per_launch, count - done),
-                               max_steps, d_outcomes.data() + done,
-                               boards ? d_boards.data() + done * n : nullptr);
-  NQ_CUDA_TRY(cudaMemcpy(outcomes.data(), d_outcomes.data(), count * sizeof(chain_outcome),
-                         cudaMemcpyDeviceToHost));
+  const std::uint64_t fit = cuda::max_chains_per_launch(n);
+  const std::uint64_t per_launch =
+      options.runs_per_launch ? std::min(options.runs_per_launch, fit) : fit;
+  cuda::chain_launch job;
+  job.n = n;
+  job.settings = settings;
+  job.seed = seed;
+  job.max_steps = options.max_steps ? options.max_steps : default_max_steps(settings.algorithm);
+  job.time_limit_ns = cuda::limit_ns(options.time_limit);
+  for (std::uint64_t done = 0; done < count; done += per_launch) {
+    job.first = first + done;
+    job.count = std::min(per_launch, count - done);
+    job.outcomes = d_outcomes.data() + done;
+    job.boards = boards ? d_boards.data() + done * n : nullptr;
+    cuda::launch_thread_chains(job);
+  }
+  cuda::copy_to_host(outcomes.data(), d_outcomes.data(), count);
   if (boards) {
     boards->resize(count * n);
-    NQ_CUDA_TRY(cudaMemcpy(boards->data(), d_boards.data(), count * n * sizeof(row_t),
-                           cudaMemcpyDeviceToHost));
+    cuda::copy_to_host(boards->data(), d_boards.data(), count * n);
   }
   return outcomes;
 }

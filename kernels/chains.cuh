@@ -1,25 +1,44 @@
 #pragma once
-// The thread-per-run chain kernels, for the kernels that launch them (chains.cu, the backend).
+// The chain kernels, for the code that launches them (chains.cu, the backend): what one launch
+// runs, and where each chain keeps its board.
 
 #include "nqueens/local_search.hpp"
 
 namespace nq::cuda {
 
-/// Whether a thread-per-run chain exists for the algorithm on n queens.
+/// One launch of chains: runs [first, first + count), run r drawing from stream (seed, r).
+/// Pointers are device memory.
+struct chain_launch {
+  index_t n = 0;
+  local_search_settings settings;
+  std::uint64_t seed = 1;
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+  std::uint64_t max_steps = 0;      ///< resolved: 0 only for the algorithms that stop by themselves
+  std::uint64_t time_limit_ns = 0;  ///< per run, as on the CPU; 0: none
+  chain_outcome* outcomes = nullptr;  ///< count outcomes
+  row_t* boards = nullptr;            ///< count * n rows, or null; a run not started keeps its rows
+  /// The lowest-numbered run known to have solved (~0 at first), or null for no race: a run
+  /// stops once a lower-numbered run has solved, and a solving run lowers it.
+  unsigned long long* first_solved = nullptr;
+};
+
+/// Whether a thread-per-run or block-per-run chain exists for the algorithm on n queens.
 bool has_thread_chain(const local_search_settings& settings, index_t n);
+
+/// Bytes of global scratch one thread-per-run chain on n > 32 queens takes: its rows, then its
+/// three 16-bit line families, padded so that the next chain's rows start 16-byte aligned.
+NQ_HD constexpr std::uint64_t scratch_per_chain(std::uint64_t n) {
+  const std::uint64_t bytes = n * sizeof(row_t) + (n + 2 * (2 * n - 1)) * sizeof(std::int16_t);
+  return (bytes + 15) / 16 * 16;
+}
 
 /// Runs one launch may hold: all of them up to 32 queens, else as many boards as fit in the
 /// scratch budget.
 std::uint64_t max_chains_per_launch(index_t n);
 
-/// Launches runs [first, first + count) (on the default stream; above 32 queens it waits): outcome
-/// i and, when `boards` is not null, board i (n rows) of run first + i. `max_steps` must be
-/// resolved (not 0 unless the algorithm stops by itself). With `first_solved` (device memory,
-/// starting at ~0), a run stops once a lower-numbered run has solved, and solving runs lower
-/// it; the block-per-chain kernels ignore it and run every chain to its end.
-void launch_thread_chains(index_t n, const local_search_settings& settings, std::uint64_t seed,
-                          std::uint64_t first, std::uint64_t count, std::uint64_t max_steps,
-                          chain_outcome* outcomes, row_t* boards,
-                          unsigned long long* first_solved = nullptr);
+/// Launches `job` on the default stream (above 32 queens it waits for the chains, which use
+/// scratch it owns). Block-per-run chains take hc, hc-sideways and hc-restart on 33..8192.
+void launch_thread_chains(const chain_launch& job);
 
 }  // namespace nq::cuda

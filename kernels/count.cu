@@ -1,32 +1,52 @@
 // Counting on the GPU: one thread per subproblem, pulled from an atomic counter, each running
-// the same NQ_HD bitboard search over canonical frames as the CPU (constellation.hpp).
+// the same NQ_HD bitboard search over canonical frames as the CPU (constellation.hpp). Each
+// subproblem's tally and "finished" flag go to mapped host memory as it ends, so the host
+// records progress while the launch runs; a stop flag the host raises ends every thread within
+// count_stop_interval nodes.
 
-#include "kernels/cuda_check.cuh"
-#include "kernels/cuda_event.cuh"
-#include "kernels/device_buffer.cuh"
+#include <chrono>
+#include <thread>
+
+#include "kernels/device_ops.cuh"
+#include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
+#include "kernels/runtime.cuh"
+#include "nqueens/error.hpp"
 
 namespace nq::cuda {
 namespace {
 
 constexpr unsigned count_block = 128;
+constexpr auto poll_period = std::chrono::milliseconds(20);
 
-__global__ void count_kernel(int n, const count_prefix* subs, const std::uint32_t* indices,
-                             std::uint32_t count, const std::uint16_t* frame_class,
-                             count_tally* out, unsigned* next) {
-  for (;;) {
-    const unsigned i = atomicAdd(next, 1u);
-    if (i >= count) return;
-    out[i] = count_prefix_completions(n, subs[indices[i]], frame_class);
+struct count_subproblems {
+  int n;
+  const count_prefix* subs;
+  const std::uint32_t* indices;
+  std::uint32_t count;
+  const std::uint16_t* frame_class;
+  unsigned* next;        // device: the next position to take
+  count_tally* tallies;  // mapped: the tally of position i, once final
+  unsigned* finished;    // mapped: raised once tallies[i] is final
+  const unsigned* stop;  // mapped: raised by the host
+
+  NQ_HD void operator()(thread_id) const {
+    const auto stopped = [this] { return read_flag(stop) != 0; };
+    while (!stopped()) {
+      const unsigned i = atomic_add(next, 1u);
+      if (i >= count) return;
+      count_tally tally;
+      if (!count_prefix_completions_until(n, subs[indices[i]], frame_class, tally, stopped)) return;
+      tallies[i] = tally;
+      raise_flag(finished + i);
+    }
   }
-}
+};
 
 template <class T>
 device_buffer<T> upload(const std::vector<T>& host) {
   device_buffer<T> device(host.size());
-  if (!host.empty())
-    NQ_CUDA_TRY(
-        cudaMemcpy(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  copy_to_device(device.data(), host.data(), host.size());
   return device;
 }
 
@@ -45,33 +65,78 @@ struct subproblem_counter::impl {
 
 subproblem_counter::subproblem_counter(int n, const std::vector<count_prefix>& subs,
                                        const std::vector<std::uint16_t>& frame_class) {
-  int sms = 0;
-  NQ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   // Enough resident threads to keep every SM busy while the slow subproblems finish.
-  const auto blocks = static_cast<unsigned>(sms) * 16;
-  impl_ = std::make_unique<impl>(
-      impl{n, cuda::upload(subs), cuda::upload(frame_class), blocks == 0 ? 1 : blocks});
+  const unsigned blocks = cuda::multiprocessors(0) * 16;
+  impl_ = std::make_unique<impl>(impl{n, cuda::upload(subs), cuda::upload(frame_class), blocks});
 }
 
 subproblem_counter::~subproblem_counter() = default;
 
+void subproblem_counter::count(
+    const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
+    const std::function<void(std::span<const finished_subproblem>)>& finished) {
+  if (indices.empty()) return;
+  NQ_EXPECTS(indices.size() < UINT32_MAX, "positions fit 32 bits");
+  const auto count = static_cast<std::uint32_t>(indices.size());
+  const auto d_indices = cuda::upload(indices);
+  cuda::device_buffer<unsigned> next(1);
+  cuda::fill_bytes(next.data(), 0, 1);
+  cuda::mapped_buffer<count_tally> tallies(count);
+  cuda::mapped_buffer<unsigned> done(count), stop_flag(1);
+  cuda::cuda_event start, end;
+  start.record();
+  cuda::launch_threads(
+      "count_subproblems", impl_->blocks, cuda::count_block,
+      cuda::count_subproblems{impl_->n, impl_->subs.data(), d_indices.data(), count,
+                              impl_->frame_class.data(), next.data(), tallies.device(),
+                              done.device(), stop_flag.device()});
+  end.record();
+  std::vector<std::uint32_t> waiting(count);
+  for (std::uint32_t i = 0; i < count; ++i) waiting[i] = i;
+  std::vector<finished_subproblem> batch;
+  try {
+    for (bool raised = false;;) {
+      const bool over = cuda::stream_idle();  // then every flag it raised is visible below
+      batch.clear();
+      std::size_t kept = 0;
+      for (const std::uint32_t position : waiting) {
+        if (cuda::read_flag(done.host() + position))
+          batch.push_back({position, tallies.host()[position]});
+        else
+          waiting[kept++] = position;
+      }
+      waiting.resize(kept);
+      if (!batch.empty()) finished(batch);
+      if (over) break;
+      if (!raised && stop && stop->load(std::memory_order_relaxed)) {
+        cuda::raise_flag(stop_flag.host());
+        raised = true;
+      }
+      std::this_thread::sleep_for(cuda::poll_period);
+    }
+  } catch (...) {
+    // The kernel writes into memory freed on the way out: stop it, and wait.
+    cuda::raise_flag(stop_flag.host());
+    try {
+      cuda::synchronize();
+    } catch (const cuda_error&) {  // the first failure is the one to report
+    }
+    throw;
+  }
+  impl_->kernel_seconds += cuda::elapsed_seconds(start, end);
+}
+
 std::vector<count_tally> subproblem_counter::count(const std::vector<std::uint32_t>& indices) {
   std::vector<count_tally> tallies(indices.size());
-  if (indices.empty()) return tallies;
-  const auto d_indices = cuda::upload(indices);
-  cuda::device_buffer<count_tally> out(indices.size());
-  cuda::device_buffer<unsigned> next(1);
-  NQ_CUDA_TRY(cudaMemset(next.data(), 0, sizeof(unsigned)));
-  cuda::cuda_event start, stop;
-  start.record();
-  cuda::count_kernel<<<impl_->blocks, cuda::count_block>>>(
-      impl_->n, impl_->subs.data(), d_indices.data(), static_cast<std::uint32_t>(indices.size()),
-      impl_->frame_class.data(), out.data(), next.data());
-  NQ_CUDA_TRY(cudaGetLastError());
-  stop.record();
-  impl_->kernel_seconds += cuda::elapsed_seconds(start, stop);
-  NQ_CUDA_TRY(cudaMemcpy(tallies.data(), out.data(), tallies.size() * sizeof(count_tally),
-                         cudaMemcpyDeviceToHost));
+  std::vector<char> seen(indices.size(), 0);
+  count(indices, nullptr, [&](std::span<const finished_subproblem> done) {
+    for (const auto& f : done) {
+      tallies[f.position] = f.tally;
+      seen[f.position] = 1;
+    }
+  });
+  for (const char s : seen)
+    if (!s) throw cuda_error("the GPU counter left a subproblem unfinished");
   return tallies;
 }
 

@@ -3,6 +3,8 @@
 
 namespace nq::gpu {
 
+#if defined(__CUDACC__)
+
 int device_count() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -17,5 +19,17 @@ std::string device_name(int device) {
   NQ_CUDA_TRY(cudaGetDeviceProperties(&properties, device));
   return properties.name;
 }
+
+#else
+
+// The host execution stands in for one device.
+int device_count() { return 1; }
+
+std::string device_name(int device) {
+  if (device != 0) throw cuda_error("invalid device ordinal " + std::to_string(device));
+  return "host execution";
+}
+
+#endif
 
 }  // namespace nq::gpu

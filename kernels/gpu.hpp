@@ -2,6 +2,8 @@
 /// @file
 /// @brief The CUDA backend as seen from g++-compiled code: no CUDA types cross this header.
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -11,17 +13,20 @@
 #include "nqueens/climb.hpp"
 #include "nqueens/config.hpp"
 #include "nqueens/constellation.hpp"
+#include "nqueens/count.hpp"
 
 namespace nq::gpu {
 
-/// @brief Usable CUDA devices; 0 when there is no driver or no device. Never throws.
+/// @brief Usable CUDA devices; 0 when there is no driver or no device. Never throws. The host
+/// execution (kernels built as plain C++ for tests) has one, named "host execution".
 int device_count();
 
 /// @brief The device's name, e.g. "NVIDIA H100 80GB HBM3".
 std::string device_name(int device = 0);
 
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.
-/// Throws nq::cuda_error (a resource_error) when the GPU fails or lacks memory.
+/// Throws usage_error for a row outside 0..n-1, nq::cuda_error (a resource_error) when the GPU
+/// fails or lacks memory.
 index_t count_attacking_pairs(std::span<const row_t> queen_row);
 
 /// @brief The largest board a thread-per-run chain keeps in registers and local memory.
@@ -30,20 +35,33 @@ inline constexpr index_t max_thread_chain_n = 32;
 /// (16-bit line counts; first-choice stays at max_thread_chain_n).
 inline constexpr index_t max_global_chain_n = small_climber_n;
 
+/// @brief How run_thread_chains runs its chains.
+struct chain_options {
+  std::uint64_t max_steps = 0;        ///< per run; 0 means the algorithm's default
+  double time_limit = 0.0;            ///< seconds per run, measured on the device; 0: none
+  std::uint64_t runs_per_launch = 0;  ///< 0: as many as fit; tests ask for fewer
+};
+
 /// @brief Runs chains of a single-chain local search (hc ... min-conflicts --variant column),
-/// one GPU thread each: run i, for first <= i < first + count, draws from stream (seed, i) and
-/// follows the same NQ_HD step logic as local_workspace::run on the CPU, so its outcome and
-/// final board are the CPU's. `max_steps` 0 means the algorithm's default. Boards, when asked
-/// for, are n rows per run. Needs 1 <= n <= max_global_chain_n (max_thread_chain_n for
-/// first-choice); `count` at most cuda::max_chains_per_launch(n) above 32 queens.
+/// one GPU thread each (one block each for hc, hc-sideways and hc-restart on 33..8192
+/// queens): run i, for first <= i < first + count, draws from stream (seed, i) and follows the
+/// same NQ_HD step logic as local_workspace::run on the CPU, so its outcome and final board are
+/// the CPU's. Boards, when asked for, are n rows per run. Needs 1 <= n <= max_global_chain_n
+/// (max_thread_chain_n for first-choice).
 std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
                                              std::uint64_t seed, std::uint64_t first,
-                                             std::uint64_t count, std::uint64_t max_steps,
+                                             std::uint64_t count, const chain_options& options,
                                              std::vector<row_t>* boards = nullptr);
 
-/// @brief The GPU batch backend on `device`: thread-per-run chains (see run_thread_chains),
-/// tallied on the device. Throws cuda_error without a usable device.
-std::unique_ptr<batch_backend> make_gpu_backend(int device = 0);
+/// @brief How the GPU batch backend runs.
+struct backend_options {
+  int device = 0;
+  std::uint64_t slice_runs = 0;  ///< runs per launch and device-side tally; 0: 2^24
+};
+
+/// @brief The GPU batch backend: thread-per-run chains (see run_thread_chains), tallied on the
+/// device. Throws cuda_error without a usable device.
+std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options = {});
 
 /// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of
 /// subproblems, many more than resident threads.
@@ -59,7 +77,13 @@ class subproblem_counter {
   ~subproblem_counter();
   subproblem_counter(const subproblem_counter&) = delete;
   subproblem_counter& operator=(const subproblem_counter&) = delete;
-  /// @brief The tallies of subs[indices[i]], in order.
+  /// @brief Counts subs[indices[i]] for every i in one launch. While it runs, `finished` hears
+  /// (on the calling thread, several times a second) each subproblem as it completes. Once
+  /// `*stop` is set, the kernel gives up within a few milliseconds: the subproblems it had not
+  /// finished are never reported.
+  void count(const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
+             const std::function<void(std::span<const finished_subproblem>)>& finished);
+  /// @brief Every subproblem of `indices`, counted to the end: the tallies in order.
   std::vector<count_tally> count(const std::vector<std::uint32_t>& indices);
   /// @brief Seconds in the counting kernels so far (CUDA events).
   double kernel_seconds() const;

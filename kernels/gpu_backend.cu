@@ -14,15 +14,14 @@
 #include <vector>
 
 #include "kernels/chains.cuh"
-#include "kernels/cuda_check.cuh"
-#include "kernels/cuda_event.cuh"
-#include "kernels/device_buffer.cuh"
+#include "kernels/device_ops.cuh"
 #include "kernels/gpu.hpp"
+#include "kernels/runtime.cuh"
 
 namespace nq::cuda {
 namespace {
 
-constexpr std::uint64_t slice_runs = std::uint64_t{1} << 24;  // runs per launch
+constexpr std::uint64_t default_slice_runs = std::uint64_t{1} << 24;  // runs per launch
 constexpr std::uint64_t solved_bit = std::uint64_t{1} << 63;
 
 /// A run's key for the step histograms: solved in the top bit, steps below.
@@ -38,12 +37,13 @@ struct restarts_of {
 
 class gpu_backend final : public batch_backend {
  public:
-  explicit gpu_backend(int device) : device_(device) {
-    NQ_CUDA_TRY(cudaSetDevice(device));
-    int sms = 0;
-    NQ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    sms_ = static_cast<unsigned>(sms);
-    name_ = gpu::device_name(device);
+  explicit gpu_backend(const gpu::backend_options& options)
+      : slice_runs_(options.slice_runs ? options.slice_runs : default_slice_runs) {
+#if defined(__CUDACC__)
+    NQ_CUDA_TRY(cudaSetDevice(options.device));
+#endif
+    sms_ = multiprocessors(options.device);
+    name_ = gpu::device_name(options.device);
   }
 
   std::string_view device() const override { return "gpu"; }
@@ -59,21 +59,29 @@ class gpu_backend final : public batch_backend {
            const std::function<void(std::uint64_t)>& progress) override {
     kernel_seconds_ = 0.0;
     cuda_event start, stop;
-    const std::uint64_t max_steps =
-        job.limits.max_steps ? job.limits.max_steps : default_max_steps(job.algorithm.algorithm);
-    const std::uint64_t capacity = std::min({slice_runs, job.count, max_chains_per_launch(job.n)});
+    const std::uint64_t capacity = std::min({slice_runs_, job.count, max_chains_per_launch(job.n)});
     device_buffer<chain_outcome> outcomes(capacity);
     device_buffer<std::uint64_t> keys(capacity), unique_keys(capacity), counts(capacity);
     if (records) records->assign(job.count, chain_outcome{});
+    // One race for the whole job, across its launches.
     device_buffer<unsigned long long> first_solved(job.stop_after_first_solved ? 1 : 0);
-    if (job.stop_after_first_solved)
-      NQ_CUDA_TRY(cudaMemset(first_solved.data(), 0xFF, sizeof(unsigned long long)));
+    fill_bytes(first_solved.data(), 0xFF, first_solved.size());
+    chain_launch launch;
+    launch.n = job.n;
+    launch.settings = job.algorithm;
+    launch.seed = job.seed;
+    launch.max_steps =
+        job.limits.max_steps ? job.limits.max_steps : default_max_steps(job.algorithm.algorithm);
+    launch.time_limit_ns = limit_ns(job.limits.time_limit);
+    launch.outcomes = outcomes.data();
+    launch.first_solved = first_solved.data();
     std::vector<std::uint64_t> host_keys, host_counts;
     for (std::uint64_t done = 0; done < job.count;) {
       const std::uint64_t count = std::min(capacity, job.count - done);
+      launch.first = job.first + done;
+      launch.count = count;
       start.record();
-      launch_thread_chains(job.n, job.algorithm, job.seed, job.first + done, count, max_steps,
-                           outcomes.data(), nullptr, first_solved.data());
+      launch_thread_chains(launch);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
       try {
@@ -89,26 +97,22 @@ class gpu_backend final : public batch_backend {
         const auto distinct = static_cast<std::size_t>(ends.first - unique_keys.data());
         host_keys.resize(distinct);
         host_counts.resize(distinct);
-        NQ_CUDA_TRY(cudaMemcpy(host_keys.data(), unique_keys.data(),
-                               distinct * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
-        NQ_CUDA_TRY(cudaMemcpy(host_counts.data(), counts.data(), distinct * sizeof(std::uint64_t),
-                               cudaMemcpyDeviceToHost));
+        copy_to_host(host_keys.data(), unique_keys.data(), distinct);
+        copy_to_host(host_counts.data(), counts.data(), distinct);
       } catch (const thrust::system_error& e) {
         throw cuda_error(std::string("CUDA error in the batch reduction: ") + e.what());
       }
       for (std::size_t i = 0; i < host_keys.size(); ++i)
         (host_keys[i] & solved_bit ? tally.success : tally.failure)
             .add(host_keys[i] & ~solved_bit, host_counts[i]);
-      if (records)
-        NQ_CUDA_TRY(cudaMemcpy(records->data() + done, outcomes.data(),
-                               count * sizeof(chain_outcome), cudaMemcpyDeviceToHost));
+      if (records) copy_to_host(records->data() + done, outcomes.data(), count);
       done += count;
       if (progress) progress(done);
     }
   }
 
  private:
-  int device_;
+  std::uint64_t slice_runs_;
   unsigned sms_ = 0;
   std::string name_;
   double kernel_seconds_ = 0.0;
@@ -119,8 +123,8 @@ class gpu_backend final : public batch_backend {
 
 namespace nq::gpu {
 
-std::unique_ptr<batch_backend> make_gpu_backend(int device) {
-  return std::make_unique<cuda::gpu_backend>(device);
+std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options) {
+  return std::make_unique<cuda::gpu_backend>(options);
 }
 
 }  // namespace nq::gpu

@@ -148,7 +148,8 @@ TEST(Count, RefusesBoardsItCannotCount) {
 }
 
 /// Slice mode (how the GPU counter is driven), with a CPU slice counter: deeper splits, small
-/// slices, the same counts.
+/// slices, the same counts. It reports its subproblems last first, two at a time, as a GPU
+/// reports them in whatever order they finish.
 count_settings sliced(int n, int rows, std::vector<count_prefix>& subs,
                       std::vector<std::uint16_t>& classes) {
   subs = count_subproblems(n, rows);
@@ -156,11 +157,17 @@ count_settings sliced(int n, int rows, std::vector<count_prefix>& subs,
   count_settings settings;
   settings.split_rows = rows;
   settings.slice_size = 7;
-  settings.slice_counter = [n, &subs, &classes](const std::vector<std::uint32_t>& indices) {
-    std::vector<count_tally> tallies;
-    for (const std::uint32_t i : indices)
-      tallies.push_back(count_prefix_completions(n, subs[i], classes.data()));
-    return tallies;
+  settings.slice_counter = [n, &subs, &classes](const std::vector<std::uint32_t>& indices,
+                                                const std::atomic<bool>*, const auto& finished) {
+    std::vector<finished_subproblem> done;
+    for (std::size_t i = indices.size(); i-- > 0;) {
+      done.push_back({static_cast<std::uint32_t>(i),
+                      count_prefix_completions(n, subs[indices[i]], classes.data())});
+      if (done.size() == 2 || i == 0) {
+        finished(std::span<const finished_subproblem>(done));
+        done.clear();
+      }
+    }
   };
   return settings;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithm_label.hpp"
+#include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/batch.hpp"
 #include "nqueens/error.hpp"
@@ -18,6 +19,7 @@ const A thread_chain_algorithms[] = {
     A::sa,       A::random,      A::random_opt, A::hc_random_p,  A::hc_anneal_p,
     A::hc_memory};
 
+using test::device_or_host;
 using test::label;
 
 class GpuChains : public ::testing::TestWithParam<A> {
@@ -33,10 +35,10 @@ TEST_P(GpuChains, MatchTheCpuRunForRun) {
   constexpr std::uint64_t seed = 77, first = 1000, max_steps = 3000;
   for (const index_t n : {1, 4, 5, 8, 13, 32, 33, 48}) {
     if (n > gpu::max_thread_chain_n && settings.algorithm == A::first_choice) continue;
-    const std::uint64_t runs = n >= 32 ? 200 : 2000;
+    const std::uint64_t runs = n >= 32 ? device_or_host(200, 40) : device_or_host(2000, 300);
     std::vector<row_t> boards;
     const auto gpu_runs =
-        gpu::run_thread_chains(n, settings, seed, first, runs, max_steps, &boards);
+        gpu::run_thread_chains(n, settings, seed, first, runs, {.max_steps = max_steps}, &boards);
     ASSERT_EQ(gpu_runs.size(), runs);
     local_workspace cpu(n, settings);
     for (std::uint64_t i = 0; i < runs; ++i) {
@@ -63,7 +65,7 @@ TEST_P(GpuChains, BatchesMatchTheCpuBackend) {
   local_search_settings settings;
   settings.algorithm = GetParam();
   batch_settings b;
-  b.runs = 40000;
+  b.runs = device_or_host(40000, 3000);
   b.seed = 3;
   b.limits.max_steps = 2000;
   std::vector<chain_outcome> gpu_records, cpu_records;
@@ -100,18 +102,26 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuChains, ::testing::ValuesIn(thread_chain_algori
                          [](const auto& info) { return label(info.param); });
 
 // Block-per-chain steepest ascent (33 to 8192 queens), with several columns per thread on the
-// larger boards: the CPU's chain, run for run.
+// larger boards: the CPU's chain, run for run. From 3,511 queens the block needs more than
+// 48 KiB of shared memory (the opt-in); at 8,192 it takes 112 KiB.
 TEST(GpuBlockChains, MatchTheCpuRunForRun) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  struct size_case {
+    index_t n;
+    std::uint64_t runs, max_steps;
+  };
+  const std::uint64_t runs = device_or_host(48, 6);
+  const size_case sizes[] = {{33, runs, 400}, {100, runs, 400}, {257, runs, 400}, {600, runs, 100},
+                             {3510, 2, 3},    {3511, 2, 3},     {8091, 1, 2},     {8192, 2, 2}};
   for (const A a : {A::hc, A::hc_sideways, A::hc_restart}) {
     local_search_settings settings;
     settings.algorithm = a;
-    for (const index_t n : {33, 100, 257, 600}) {
-      constexpr std::uint64_t runs = 48, max_steps = 400;
+    for (const auto& [n, count, max_steps] : sizes) {
       std::vector<row_t> boards;
-      const auto gpu_runs = gpu::run_thread_chains(n, settings, 5, 0, runs, max_steps, &boards);
+      const auto gpu_runs =
+          gpu::run_thread_chains(n, settings, 5, 0, count, {.max_steps = max_steps}, &boards);
       local_workspace cpu(n, settings);
-      for (std::uint64_t i = 0; i < runs; ++i) {
+      for (std::uint64_t i = 0; i < count; ++i) {
         local_run run;
         run.seed = 5;
         run.stream = i;
@@ -120,6 +130,7 @@ TEST(GpuBlockChains, MatchTheCpuRunForRun) {
         ASSERT_EQ(gpu_runs[i].steps, expected.steps) << label(a) << " n=" << n << " run " << i;
         ASSERT_EQ(gpu_runs[i].restarts, expected.restarts) << label(a) << " n=" << n;
         ASSERT_EQ(gpu_runs[i].cost, expected.cost) << label(a) << " n=" << n;
+        ASSERT_EQ(gpu_runs[i].solved, expected.solved) << label(a) << " n=" << n;
         ASSERT_EQ(std::vector<row_t>(boards.begin() + i * n, boards.begin() + (i + 1) * n),
                   std::vector<row_t>(cpu.board(), cpu.board() + n))
             << label(a) << " n=" << n << " run " << i;
@@ -164,11 +175,11 @@ TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
   for (const A a : {A::beam, A::ga, A::min_conflicts}) {
     local_search_settings settings;
     settings.algorithm = a;
-    EXPECT_THROW(gpu::run_thread_chains(8, settings, 1, 0, 10, 0), usage_error) << label(a);
+    EXPECT_THROW(gpu::run_thread_chains(8, settings, 1, 0, 10, {}), usage_error) << label(a);
   }
   local_search_settings first_choice;
   first_choice.algorithm = A::first_choice;  // its move order does not fit above 32 queens
-  EXPECT_THROW(gpu::run_thread_chains(33, first_choice, 1, 0, 10, 0), usage_error);
+  EXPECT_THROW(gpu::run_thread_chains(33, first_choice, 1, 0, 10, {}), usage_error);
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ struct batch_settings {
   /// Stop runs once a lower-numbered run has solved (see batch_job); the statistics then
   /// describe a race, not independent runs.
   bool stop_after_first_solved = false;
+  /// Runs per backend call: 0 means all at once, or 2^20 when records are kept.
+  std::uint64_t slice_runs = 0;
 };
 
 /// @brief Steps of a group of runs (the successes, or the failures).

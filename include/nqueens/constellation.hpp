@@ -192,12 +192,24 @@ struct count_tally {
   std::uint64_t unique_eighths = 0;
 };
 
+/// @brief A stop condition that never holds.
+struct never_stop {
+  NQ_HD constexpr bool operator()() const { return false; }
+};
+
+/// @brief Nodes a stoppable count searches between two calls of its stop test.
+inline constexpr std::uint32_t count_stop_interval = 1u << 14;
+
 /// @brief Counts the solutions completing `prefix` whose frame is canonical, each weighted by
-/// its orbit: a bitboard search over rows prefix.rows..n-2, the last row enumerated from a
-/// mask. `frame_class` is the table of n^4 entries described above. Preconditions: 4 <= n <= 32,
-/// 2 <= prefix.rows <= n-1, and the prefix places non-attacking queens in allowed columns.
-NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& prefix,
-                                                  const std::uint16_t* frame_class) {
+/// its orbit, into `tally`: a bitboard search over rows prefix.rows..n-2, the last row
+/// enumerated from a mask. `frame_class` is the table of n^4 entries described above. Every
+/// count_stop_interval nodes it calls `stop()`, and gives up (returning false, with `tally`
+/// partial) when that says so. Preconditions: 4 <= n <= 32, 2 <= prefix.rows <= n-1, and the
+/// prefix places non-attacking queens in allowed columns.
+template <class Stop>
+NQ_HD bool count_prefix_completions_until(int n, const count_prefix& prefix,
+                                          const std::uint16_t* frame_class, count_tally& tally,
+                                          Stop stop) {
   const int last = n - 1;
   const int top = prefix.col[0];
   int board[max_count_n] = {};
@@ -211,7 +223,7 @@ NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& pre
     board[row] = prefix.col[row];
     c |= bit, l = (l | bit) << 1, r = (r | bit) >> 1;
   }
-  count_tally tally;
+  tally = count_tally{};
   const auto leaves = [&](std::uint32_t last_row) {
     for (; last_row != 0; last_row &= last_row - 1) {
       if (top == 0) {  // a corner solution: never symmetric, and one of its two per orbit here
@@ -253,12 +265,17 @@ NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& pre
   const int first = prefix.rows;
   if (first == last) {
     leaves(side_rule(last, c, allowed[last] & ~(c | l | r)));
-    return tally;
+    return true;
   }
   std::uint32_t avail[max_count_n], cols[max_count_n], ld[max_count_n], rd[max_count_n];
   int d = first;
   avail[d] = side_rule(d, c, allowed[d] & ~(c | l | r)), cols[d] = c, ld[d] = l, rd[d] = r;
+  std::uint32_t until_check = count_stop_interval;
   while (d >= first) {
+    if (--until_check == 0) {
+      if (stop()) return false;
+      until_check = count_stop_interval;
+    }
     const std::uint32_t a = avail[d];
     if (a == 0) {
       --d;
@@ -282,6 +299,14 @@ NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& pre
       avail[d] = next, cols[d] = nc, ld[d] = nl, rd[d] = nr;
     }
   }
+  return true;
+}
+
+/// @brief count_prefix_completions_until, to the end.
+NQ_HD inline count_tally count_prefix_completions(int n, const count_prefix& prefix,
+                                                  const std::uint16_t* frame_class) {
+  count_tally tally;
+  count_prefix_completions_until(n, prefix, frame_class, tally, never_stop{});
   return tally;
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,19 @@ struct count_progress {
   double seconds = 0.0;
 };
 
+/// @brief A subproblem a slice counter finished: its position in the slice, and its tally.
+struct finished_subproblem {
+  std::uint32_t position = 0;
+  count_tally tally;
+};
+
+/// @brief Counts subs[indices[i]] for every i, calling `finished` on the calling thread as
+/// subproblems complete, several times a second; once `*stop` (when not null) is set it gives
+/// up soon, and the subproblems it did not report stay unfinished.
+using slice_counter_fn =
+    std::function<void(const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
+                       const std::function<void(std::span<const finished_subproblem>)>& finished)>;
+
 struct count_settings {
   unsigned threads = 1;             ///< worker threads; the counts do not depend on it
   std::string checkpoint;           ///< "" for none; else resumed from and recorded to this file
@@ -46,8 +60,8 @@ struct count_settings {
   std::string simd = "auto";  ///< CPU vector kernels: auto (the widest), off, avx2 or avx512
   int split_rows = default_split_rows;  ///< slice mode: rows each subproblem fixes
   /// When set, subproblems are counted a slice at a time by this instead of by worker threads
-  /// (the GPU counter): it returns the tallies of subs[indices[i]], in order.
-  std::function<std::vector<count_tally>(const std::vector<std::uint32_t>& indices)> slice_counter;
+  /// (the GPU counter); progress and checkpoints follow what it reports while it runs.
+  slice_counter_fn slice_counter;
   std::uint64_t slice_size = 1 << 16;  ///< subproblems per slice_counter call
 };
 

@@ -95,11 +95,6 @@ NQ_HD constexpr std::uint32_t frame_child(const frame_step& step, std::uint32_t 
   return dead ? 0u : open;
 }
 
-/// @brief A stop condition that never holds.
-struct never_stop {
-  NQ_HD constexpr bool operator()() const { return false; }
-};
-
 /// @brief What frame `f` contributes, counted one node at a time (the reference the vector
 /// engines are checked against, and the search for frames a rotation maps onto themselves,
 /// whose complete boards must be checked for that symmetry). Each completion counts the

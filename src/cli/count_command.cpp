@@ -184,9 +184,9 @@ int run_count(int argc, char** argv) {
     settings.split_rows = gpu::count_split_rows(request.n);
     const auto subs = count_subproblems(request.n, settings.split_rows);
     counter = std::make_unique<gpu::subproblem_counter>(request.n, subs, frame_classes(request.n));
-    settings.slice_counter = [&](const std::vector<std::uint32_t>& indices) {
-      return counter->count(indices);
-    };
+    settings.slice_counter = [&](const std::vector<std::uint32_t>& indices,
+                                 const std::atomic<bool>* stop,
+                                 const auto& finished) { counter->count(indices, stop, finished); };
     settings.slice_size = 1 << 18;
     where.device = "gpu";
     where.name = gpu::device_name();

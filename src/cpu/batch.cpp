@@ -185,7 +185,9 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   batch_tally tally;
   double kernel_seconds = 0.0;
   std::vector<chain_outcome> records;
-  const std::uint64_t slice = settings.on_records ? record_slice : settings.runs;
+  const std::uint64_t slice = settings.slice_runs   ? settings.slice_runs
+                              : settings.on_records ? record_slice
+                                                    : settings.runs;
   for (std::uint64_t first = 0; first < settings.runs; first += slice) {
     batch_job job{n,
                   algorithm,
@@ -197,8 +199,18 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
     const auto progress = [&](std::uint64_t done) {
       if (settings.progress) settings.progress(first + done, clock.seconds());
     };
-    backend.run(job, tally, settings.on_records ? &records : nullptr, progress);
-    kernel_seconds += backend.kernel_seconds();
+    if (settings.stop_after_first_solved && tally.success.runs() != 0) {
+      // A run of an earlier slice solved, and every run here is numbered above it: none of
+      // them starts, as within a slice.
+      chain_outcome stopped;
+      stopped.stopped = true;
+      tally.failure.add(0, job.count);
+      if (settings.on_records) records.assign(job.count, stopped);
+      progress(job.count);
+    } else {
+      backend.run(job, tally, settings.on_records ? &records : nullptr, progress);
+      kernel_seconds += backend.kernel_seconds();
+    }
     if (settings.on_records) settings.on_records(first, records);
   }
   batch_stats stats;

@@ -117,13 +117,25 @@ class count_job {
   }
 
  private:
-  /// The slice counter's loop: the unfinished subproblems in slices, each recorded when it
-  /// returns; progress and checkpoints between slices.
+  /// The slice counter's loop: the unfinished subproblems in slices, each recorded as the
+  /// counter reports it; progress and checkpoints while it runs.
   count_result run_slices() {
     std::vector<std::uint32_t> pending;
     for (std::size_t i = 0; i < units_; ++i)
       if (!finished_[i]) pending.push_back(static_cast<std::uint32_t>(i));
-    double last_save = clock_.seconds();
+    double last_save = clock_.seconds(), last_progress = -1.0;
+    const auto report = [&](bool now) {
+      if (settings_.progress && (now || clock_.seconds() - last_progress >= 0.25)) {
+        settings_.progress(
+            {checkpoint_.done.size(), units_, resumed_, solutions_, clock_.seconds()});
+        last_progress = clock_.seconds();
+      }
+      if (!settings_.checkpoint.empty() &&
+          clock_.seconds() - last_save >= settings_.checkpoint_interval) {
+        save();
+        last_save = clock_.seconds();
+      }
+    };
     std::uint64_t started = 0;
     for (std::size_t at = 0; at < pending.size() && !stop_requested();) {
       std::uint64_t take = std::min<std::uint64_t>(settings_.slice_size, pending.size() - at);
@@ -132,26 +144,27 @@ class count_job {
         take = std::min(take, settings_.max_subproblems - started);
       }
       const std::vector<std::uint32_t> slice(pending.begin() + at, pending.begin() + at + take);
-      const std::vector<count_tally> tallies = settings_.slice_counter(slice);
-      NQ_EXPECTS(tallies.size() == slice.size(), "a tally per subproblem");
-      for (std::size_t i = 0; i < slice.size(); ++i) {
-        finished_[slice[i]] = 1;
-        checkpoint_.done.emplace(slice[i], tallies[i]);
-        solutions_ += tallies[i].solutions;
-      }
+      settings_.slice_counter(slice, settings_.stop,
+                              [&](std::span<const finished_subproblem> done) {
+                                for (const finished_subproblem& f : done) record(slice, f);
+                                report(false);
+                              });
       at += take;
       started += take;
-      if (settings_.progress)
-        settings_.progress(
-            {checkpoint_.done.size(), units_, resumed_, solutions_, clock_.seconds()});
-      if (!settings_.checkpoint.empty() &&
-          clock_.seconds() - last_save >= settings_.checkpoint_interval) {
-        save();
-        last_save = clock_.seconds();
-      }
+      report(true);
     }
     save();
     return result();
+  }
+
+  /// A subproblem of `slice` the slice counter finished.
+  void record(const std::vector<std::uint32_t>& slice, const finished_subproblem& f) {
+    NQ_EXPECTS(f.position < slice.size() && !finished_[slice[f.position]],
+               "a slice counter reports each subproblem of its slice once");
+    const std::uint32_t index = slice[f.position];
+    finished_[index] = 1;
+    checkpoint_.done.emplace(index, f.tally);
+    solutions_ += f.tally.solutions;
   }
 
   bool stop_requested() const {

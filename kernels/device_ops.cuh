@@ -1,0 +1,96 @@
+#pragma once
+// What kernel bodies do besides the shared NQ_HD logic: atomics, flags shared with the host
+// while a kernel runs, and a clock. libcu++'s atomic_ref on the device and, where the toolkit's
+// headers are at hand, on the host too; otherwise C++20's std::atomic_ref.
+
+#include <cstdint>
+
+#include "nqueens/config.hpp"
+
+#if defined(__CUDACC__) || __has_include(<cuda/atomic>)
+#include <cuda/atomic>
+#define NQ_HAVE_LIBCUDACXX 1
+#else
+#include <atomic>
+#define NQ_HAVE_LIBCUDACXX 0
+#endif
+
+#if !defined(__CUDA_ARCH__)
+#include <chrono>
+#endif
+
+namespace nq::cuda {
+
+#if NQ_HAVE_LIBCUDACXX
+template <class T>
+using device_atomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
+template <class T>
+using system_atomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_system>;
+namespace order = ::cuda::std;
+#else
+template <class T>
+using device_atomic = std::atomic_ref<T>;
+template <class T>
+using system_atomic = std::atomic_ref<T>;
+namespace order = ::std;
+#endif
+
+/// Adds `value` to *at, returning the value before.
+template <class T>
+NQ_HD T atomic_add(T* at, T value) {
+  return device_atomic<T>(*at).fetch_add(value, order::memory_order_relaxed);
+}
+
+/// Lowers *at to `value` when that is smaller.
+template <class T>
+NQ_HD void atomic_min(T* at, T value) {
+#if NQ_HAVE_LIBCUDACXX
+  device_atomic<T>(*at).fetch_min(value, order::memory_order_relaxed);
+#else
+  device_atomic<T> ref(*at);
+  T seen = ref.load(order::memory_order_relaxed);
+  while (value < seen && !ref.compare_exchange_weak(seen, value, order::memory_order_relaxed)) {
+  }
+#endif
+}
+
+/// *at, read while other threads may lower it (the race's first solved run).
+template <class T>
+NQ_HD T load_relaxed(const T* at) {
+  return device_atomic<T>(*const_cast<T*>(at)).load(order::memory_order_relaxed);
+}
+
+/// A flag in mapped memory, read on either side while a kernel runs: what was written before
+/// the flag was raised is visible once it reads non-zero.
+NQ_HD inline unsigned read_flag(const unsigned* flag) {
+  return system_atomic<unsigned>(*const_cast<unsigned*>(flag)).load(order::memory_order_acquire);
+}
+
+/// Raises a flag in mapped memory, after everything written before it.
+NQ_HD inline void raise_flag(unsigned* flag) {
+  system_atomic<unsigned>(*flag).store(1u, order::memory_order_release);
+}
+
+/// Nanoseconds of a clock that runs across the whole device (the host's steady clock in the
+/// host execution): for time limits measured within one kernel.
+NQ_HD inline std::uint64_t clock_ns() {
+#if defined(__CUDA_ARCH__)
+  std::uint64_t now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+#else
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+#endif
+}
+
+/// A time limit in whole nanoseconds; 0 (none) for seconds <= 0.
+inline std::uint64_t limit_ns(double seconds) {
+  if (!(seconds > 0)) return 0;
+  if (seconds >= 1.8e10) return UINT64_MAX;  // past ~570 years: as good as none
+  const auto ns = static_cast<std::uint64_t>(seconds * 1e9);
+  return ns == 0 ? 1 : ns;
+}
+
+}  // namespace nq::cuda

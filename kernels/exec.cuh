@@ -1,0 +1,229 @@
+#pragma once
+// One kernel source, two executions. A kernel is a body: a functor called for each thread of
+// the grid (launch_threads), or for each block with its block context (launch_blocks). Under
+// nvcc the helpers launch a __global__ function on the default stream. Compiled as plain C++
+// (the host execution, which CI runs under the sanitizers) they queue the grid on the host
+// stream, which runs it as loops: the blocks one after another and, within a block, the
+// threads one after another; a block body's threads go phase by phase between barriers.
+//
+// A block body is written bulk-synchronously: its work is a sequence of block.each(phase)
+// calls, each followed by a barrier, and the code between them is uniform (every thread takes
+// the same branch, reading only shared state and block-wide results). Values a thread keeps
+// across phases live in per_thread<T, Block::copies>.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "kernels/cuda_check.cuh"
+#include "kernels/runtime.cuh"
+#include "nqueens/config.hpp"
+
+#if defined(__CUDACC__)
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#else
+#include <cstring>
+#include <memory>
+#endif
+
+namespace nq::cuda {
+
+/// The running thread's place in a one-dimensional grid.
+struct thread_id {
+  unsigned block, thread, blocks, threads;
+  NQ_HD std::uint64_t global() const { return std::uint64_t{block} * threads + thread; }
+  NQ_HD std::uint64_t grid_threads() const { return std::uint64_t{blocks} * threads; }
+};
+
+/// Launch limits every device of ours has (sm_80 and sm_90): block size, grid size, and the
+/// shared memory one block may opt in to (227 KiB on the H100; 163 KiB on the A100).
+inline constexpr unsigned max_block_threads = 1024;
+inline constexpr unsigned max_grid_blocks = 0x7FFFFFFFu;
+inline constexpr std::size_t max_shared_bytes = 227 * 1024;
+
+/// Refuses a launch a device would refuse, with the reason; the same check in both executions.
+inline void check_launch(const char* kernel, unsigned blocks, unsigned threads,
+                         std::size_t shared_bytes) {
+  if (blocks == 0 || blocks > max_grid_blocks || threads == 0 || threads > max_block_threads ||
+      shared_bytes > max_shared_bytes)
+    throw cuda_error(std::string("invalid launch of ") + kernel + ": " + std::to_string(blocks) +
+                     " blocks of " + std::to_string(threads) + " threads with " +
+                     std::to_string(shared_bytes) + " bytes of shared memory");
+}
+
+/// Blocks for `work` items at `block` threads each, capped for grid-stride loops.
+inline unsigned grid_size(index_t work, unsigned block, unsigned max_blocks = 1u << 16) {
+  const index_t blocks = (work + block - 1) / block;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks > max_blocks ? max_blocks : blocks);
+}
+
+/// Values each thread keeps across a block body's barriers: one per thread on the device, the
+/// whole block's on the host, where one loop plays every thread. Indexed by the thread.
+template <class T, unsigned Copies>
+struct per_thread {
+  T value[Copies];
+  NQ_HD T& operator[](unsigned t) { return value[Copies == 1 ? 0 : t]; }
+};
+
+#if defined(__CUDACC__)
+
+struct smaller_of {
+  __device__ std::int32_t operator()(std::int32_t a, std::int32_t b) const { return a < b ? a : b; }
+};
+
+/// A block as its threads see it on the device.
+template <unsigned Threads>
+class block_context {
+ public:
+  static constexpr unsigned threads = Threads;
+  static constexpr unsigned copies = 1;
+
+  __device__ explicit block_context(unsigned char* shared) : shared_(shared) {}
+  __device__ unsigned index() const { return blockIdx.x; }
+  /// The block's dynamic shared memory (16-byte aligned).
+  __device__ unsigned char* shared() const { return shared_; }
+
+  /// Runs phase(t) as thread t, then waits for the block.
+  template <class Phase>
+  __device__ void each(Phase phase) {
+    phase(threadIdx.x);
+    __syncthreads();
+  }
+
+  /// The least of value(t) over the block's threads t, handed to every thread.
+  template <class Value>
+  __device__ std::int32_t min(Value value) {
+    using reduce = cub::BlockReduce<std::int32_t, Threads>;
+    __shared__ typename reduce::TempStorage storage;
+    __shared__ std::int32_t result;
+    const std::int32_t least = reduce(storage).Reduce(value(threadIdx.x), smaller_of{});
+    if (threadIdx.x == 0) result = least;
+    __syncthreads();
+    const std::int32_t out = result;
+    __syncthreads();  // before the storage or the result is used again
+    return out;
+  }
+
+  /// Sets before[t] to the sum of value(u) over the threads u < t; returns the block's sum.
+  template <class Value>
+  __device__ std::uint64_t exclusive_sum(Value value, per_thread<std::uint64_t, copies>& before) {
+    using scan = cub::BlockScan<std::uint64_t, Threads>;
+    __shared__ typename scan::TempStorage storage;
+    std::uint64_t total = 0;
+    scan(storage).ExclusiveSum(value(threadIdx.x), before[0], total);
+    __syncthreads();  // before the storage is used again
+    return total;
+  }
+
+ private:
+  unsigned char* shared_;
+};
+
+template <class Body>
+__global__ void thread_kernel(Body body) {
+  body(thread_id{blockIdx.x, threadIdx.x, gridDim.x, blockDim.x});
+}
+
+template <unsigned Threads, class Body>
+__global__ void __launch_bounds__(Threads) block_kernel(Body body) {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  __shared__ typename Body::shared_state state;
+  block_context<Threads> block(dynamic_shared);
+  body(block, state);
+}
+
+#else
+
+/// A block as the host execution plays it: one loop runs every thread.
+template <unsigned Threads>
+class block_context {
+ public:
+  static constexpr unsigned threads = Threads;
+  static constexpr unsigned copies = Threads;
+
+  block_context(unsigned index, unsigned char* shared) : index_(index), shared_(shared) {}
+  unsigned index() const { return index_; }
+  unsigned char* shared() const { return shared_; }
+
+  template <class Phase>
+  void each(Phase phase) {
+    for (unsigned t = 0; t < Threads; ++t) phase(t);
+  }
+
+  template <class Value>
+  std::int32_t min(Value value) {
+    std::int32_t least = value(0);
+    for (unsigned t = 1; t < Threads; ++t) {
+      const std::int32_t v = value(t);
+      least = v < least ? v : least;
+    }
+    return least;
+  }
+
+  template <class Value>
+  std::uint64_t exclusive_sum(Value value, per_thread<std::uint64_t, copies>& before) {
+    std::uint64_t sum = 0;
+    for (unsigned t = 0; t < Threads; ++t) {
+      before[t] = sum;
+      sum += value(t);
+    }
+    return sum;
+  }
+
+ private:
+  unsigned index_;
+  unsigned char* shared_;
+};
+
+#endif
+
+/// Launches body(thread_id) on every thread of `blocks` blocks of `threads` threads, on the
+/// default stream; returns before the work is done.
+template <class Body>
+void launch_threads(const char* name, unsigned blocks, unsigned threads, const Body& body) {
+  check_launch(name, blocks, threads, 0);
+#if defined(__CUDACC__)
+  thread_kernel<<<blocks, threads>>>(body);
+  NQ_CUDA_TRY(cudaGetLastError());
+#else
+  default_stream().enqueue([blocks, threads, body] {
+    for (unsigned b = 0; b < blocks; ++b)
+      for (unsigned t = 0; t < threads; ++t) body(thread_id{b, t, blocks, threads});
+  });
+#endif
+}
+
+/// Launches body(block, state) on `blocks` blocks of Threads threads with `shared_bytes` of
+/// dynamic shared memory (opted in, for sizes past 48 KiB) and a Body::shared_state in static
+/// shared memory, which, like the dynamic bytes, starts uninitialised; returns before the work is
+/// done.
+template <unsigned Threads, class Body>
+void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, const Body& body) {
+  check_launch(name, blocks, Threads, shared_bytes + sizeof(typename Body::shared_state));
+#if defined(__CUDACC__)
+  // Static and dynamic shared memory past 48 KiB together need the opt-in: always given.
+  if (shared_bytes > 0)
+    NQ_CUDA_TRY(cudaFuncSetAttribute(block_kernel<Threads, Body>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(shared_bytes)));
+  block_kernel<Threads, Body><<<blocks, Threads, shared_bytes>>>(body);
+  NQ_CUDA_TRY(cudaGetLastError());
+#else
+  default_stream().enqueue([blocks, shared_bytes, body] {
+    using state_t = typename Body::shared_state;
+    const std::size_t words = (shared_bytes + 15) / 16;
+    const auto shared = std::make_unique<std::max_align_t[]>(words + 1);
+    auto* bytes = reinterpret_cast<unsigned char*>(shared.get());
+    state_t state;
+    for (unsigned b = 0; b < blocks; ++b) {
+      std::memset(bytes, detail::uninitialised_byte, words * 16);
+      std::memset(static_cast<void*>(&state), detail::uninitialised_byte, sizeof state);
+      block_context<Threads> block(b, bytes);
+      body(block, state);
+    }
+  });
+#endif
+}
+
+}  // namespace nq::cuda

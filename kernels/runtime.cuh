@@ -1,0 +1,245 @@
+#pragma once
+// The runtime the kernels' host code uses, one interface for both executions: owned device
+// memory, host memory the device sees while it runs (mapped), copies, events, and waiting for
+// the default stream. Under nvcc each is a checked CUDA call; in the host execution, memory is
+// the host's and the stream is a worker thread (host_stream.hpp).
+
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "core/memory.hpp"
+#include "kernels/cuda_check.cuh"
+
+#if !defined(__CUDACC__)
+#include "kernels/host_stream.hpp"
+#endif
+
+namespace nq::cuda {
+
+namespace detail {
+
+#if defined(__CUDACC__)
+inline void* allocate_device(std::size_t bytes) {
+  void* data = nullptr;
+  const cudaError_t status = cudaMalloc(&data, bytes);
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
+  }
+  NQ_CUDA_TRY(status);
+  return data;
+}
+inline void free_device(void* data) { NQ_CUDA_TRY_NO_THROW(cudaFree(data)); }
+#else
+/// cudaMalloc's alignment; the fill stands in for memory nobody initialised.
+inline constexpr std::size_t device_alignment = 256;
+inline constexpr unsigned char uninitialised_byte = 0xA5;
+inline void* allocate_device(std::size_t bytes) {
+  void* data = ::operator new (bytes, std::align_val_t{device_alignment}, std::nothrow);
+  if (!data) throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
+  std::memset(data, uninitialised_byte, bytes);
+  return data;
+}
+inline void free_device(void* data) {
+  ::operator delete (data, std::align_val_t{device_alignment});
+}
+#endif
+
+}  // namespace detail
+
+/// Waits until the device has finished everything launched; reports a failed kernel.
+inline void synchronize() {
+#if defined(__CUDACC__)
+  NQ_CUDA_TRY(cudaDeviceSynchronize());
+#else
+  default_stream().synchronize();
+#endif
+}
+
+/// Whether the default stream has finished everything launched so far, without waiting.
+inline bool stream_idle() {
+#if defined(__CUDACC__)
+  const cudaError_t status = cudaStreamQuery(0);
+  if (status == cudaErrorNotReady) return false;
+  NQ_CUDA_TRY(status);
+  return true;
+#else
+  return default_stream().idle();
+#endif
+}
+
+/// Owning, move-only device memory. Kernels take raw pointers or views, never this.
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t size) : size_(size) {
+    if (size != 0) data_ = static_cast<T*>(detail::allocate_device(size * sizeof(T)));
+  }
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  ~device_buffer() {
+    if (!data_) return;
+#if !defined(__CUDACC__)
+    // A kernel may still be using the memory, as cudaFree would wait for it.
+    default_stream().wait_idle();
+#endif
+    detail::free_device(data_);
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// Host memory the device reads and writes while a kernel runs (pinned and mapped), for flags
+/// and results the host polls. Starts zeroed. host() and device() address the same bytes.
+template <class T>
+class mapped_buffer {
+ public:
+  explicit mapped_buffer(std::size_t size) : size_(size) {
+    if (size == 0) return;
+#if defined(__CUDACC__)
+    const cudaError_t status =
+        cudaHostAlloc(reinterpret_cast<void**>(&host_), size * sizeof(T), cudaHostAllocMapped);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      throw cuda_error("out of pinned host memory: asked for " + format_bytes(size * sizeof(T)));
+    }
+    NQ_CUDA_TRY(status);
+    std::memset(static_cast<void*>(host_), 0, size * sizeof(T));
+    NQ_CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
+#else
+    host_ = static_cast<T*>(detail::allocate_device(size * sizeof(T)));
+    std::memset(static_cast<void*>(host_), 0, size * sizeof(T));
+    device_ = host_;
+#endif
+  }
+  mapped_buffer(const mapped_buffer&) = delete;
+  mapped_buffer& operator=(const mapped_buffer&) = delete;
+  ~mapped_buffer() {
+    if (!host_) return;
+#if defined(__CUDACC__)
+    NQ_CUDA_TRY_NO_THROW(cudaFreeHost(host_));
+#else
+    default_stream().wait_idle();
+    detail::free_device(host_);
+#endif
+  }
+
+  T* host() { return host_; }
+  T* device() { return device_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* host_ = nullptr;
+  T* device_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// Copies `count` items to device memory, once the device has finished what came before.
+template <class T>
+void copy_to_device(T* device, const T* host, std::size_t count) {
+  if (count == 0) return;
+#if defined(__CUDACC__)
+  NQ_CUDA_TRY(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
+#else
+  default_stream().synchronize();
+  std::memcpy(static_cast<void*>(device), host, count * sizeof(T));
+#endif
+}
+
+/// Copies `count` items back from device memory, once the kernels writing them have finished.
+template <class T>
+void copy_to_host(T* host, const T* device, std::size_t count) {
+  if (count == 0) return;
+#if defined(__CUDACC__)
+  NQ_CUDA_TRY(cudaMemcpy(host, device, count * sizeof(T), cudaMemcpyDeviceToHost));
+#else
+  default_stream().synchronize();
+  std::memcpy(static_cast<void*>(host), device, count * sizeof(T));
+#endif
+}
+
+/// Sets `count` items of device memory to the byte `value`, in stream order.
+template <class T>
+void fill_bytes(T* device, int value, std::size_t count) {
+  if (count == 0) return;
+#if defined(__CUDACC__)
+  NQ_CUDA_TRY(cudaMemset(device, value, count * sizeof(T)));
+#else
+  default_stream().synchronize();
+  std::memset(static_cast<void*>(device), value, count * sizeof(T));
+#endif
+}
+
+/// An owned event on the default stream, and device time between two of them.
+class cuda_event {
+ public:
+#if defined(__CUDACC__)
+  cuda_event() { NQ_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~cuda_event() { NQ_CUDA_TRY_NO_THROW(cudaEventDestroy(event_)); }
+  /// Marks the point the stream has reached once everything launched before has run.
+  void record() { NQ_CUDA_TRY(cudaEventRecord(event_)); }
+#else
+  cuda_event() = default;
+  ~cuda_event() {
+    default_stream().wait_idle();  // a queued record still writes to this event
+  }
+  void record() {
+    default_stream().enqueue([this] { at_ = std::chrono::steady_clock::now(); });
+  }
+#endif
+  cuda_event(const cuda_event&) = delete;
+  cuda_event& operator=(const cuda_event&) = delete;
+
+  /// Seconds from `start` to `stop`, once `stop` has happened.
+  friend double elapsed_seconds(const cuda_event& start, const cuda_event& stop) {
+#if defined(__CUDACC__)
+    NQ_CUDA_TRY(cudaEventSynchronize(stop.event_));
+    float milliseconds = 0;
+    NQ_CUDA_TRY(cudaEventElapsedTime(&milliseconds, start.event_, stop.event_));
+    return milliseconds / 1000.0;
+#else
+    default_stream().synchronize();
+    return std::chrono::duration<double>(stop.at_ - start.at_).count();
+#endif
+  }
+
+ private:
+#if defined(__CUDACC__)
+  cudaEvent_t event_{};
+#else
+  std::chrono::steady_clock::time_point at_{};
+#endif
+};
+
+double elapsed_seconds(const cuda_event& start, const cuda_event& stop);
+
+/// Streaming multiprocessors of `device` (1 in the host execution).
+inline unsigned multiprocessors(int device) {
+#if defined(__CUDACC__)
+  int sms = 0;
+  NQ_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms > 0 ? static_cast<unsigned>(sms) : 1u;
+#else
+  (void)device;
+  return 1;
+#endif
+}
+
+}  // namespace nq::cuda
