@@ -122,6 +122,7 @@ std::uint64_t max_chains_per_launch(index_t n) {
 }
 
 void launch_thread_chains(const chain_launch& job) {
+  NQ_EXPECTS(has_thread_chain(job.settings, job.n), "a chain the kernels run");
   NQ_EXPECTS(job.count >= 1 && job.count <= max_chains_per_launch(job.n),
              "one launch holds 1..max_chains_per_launch runs");
   if (has_block_chain(job.settings.algorithm, job.n)) {

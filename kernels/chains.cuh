@@ -17,7 +17,8 @@ struct chain_launch {
   std::uint64_t max_steps = 0;      ///< resolved: 0 only for the algorithms that stop by themselves
   std::uint64_t time_limit_ns = 0;  ///< per run, as on the CPU; 0: none
   chain_outcome* outcomes = nullptr;  ///< count outcomes
-  row_t* boards = nullptr;            ///< count * n rows, or null; a run not started keeps its rows
+  row_t* boards = nullptr;            ///< count * n rows, or null; a run not started leaves its
+                                      ///< rows as they were
   /// The lowest-numbered run known to have solved (~0 at first), or null for no race: a run
   /// stops once a lower-numbered run has solved, and a solving run lowers it.
   unsigned long long* first_solved = nullptr;

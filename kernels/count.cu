@@ -76,7 +76,9 @@ void subproblem_counter::count(
     const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
     const std::function<void(std::span<const finished_subproblem>)>& finished) {
   if (indices.empty()) return;
-  NQ_EXPECTS(indices.size() < UINT32_MAX, "positions fit 32 bits");
+  // Threads take positions past the end once before they stop: those must not wrap.
+  NQ_EXPECTS(indices.size() <= UINT32_MAX - std::uint64_t{impl_->blocks} * cuda::count_block,
+             "positions fit 32 bits");
   const auto count = static_cast<std::uint32_t>(indices.size());
   const auto d_indices = cuda::upload(indices);
   cuda::device_buffer<unsigned> next(1);
@@ -84,17 +86,18 @@ void subproblem_counter::count(
   cuda::mapped_buffer<count_tally> tallies(count);
   cuda::mapped_buffer<unsigned> done(count), stop_flag(1);
   cuda::cuda_event start, end;
+  std::vector<std::uint32_t> waiting(count);
+  for (std::uint32_t i = 0; i < count; ++i) waiting[i] = i;
+  std::vector<finished_subproblem> batch;
+  batch.reserve(count);
   start.record();
   cuda::launch_threads(
       "count_subproblems", impl_->blocks, cuda::count_block,
       cuda::count_subproblems{impl_->n, impl_->subs.data(), d_indices.data(), count,
                               impl_->frame_class.data(), next.data(), tallies.device(),
                               done.device(), stop_flag.device()});
-  end.record();
-  std::vector<std::uint32_t> waiting(count);
-  for (std::uint32_t i = 0; i < count; ++i) waiting[i] = i;
-  std::vector<finished_subproblem> batch;
   try {
+    end.record();
     for (bool raised = false;;) {
       const bool over = cuda::stream_idle();  // then every flag it raised is visible below
       batch.clear();

@@ -84,6 +84,7 @@ class gpu_backend final : public batch_backend {
       launch_thread_chains(launch);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
+      synchronize();  // Thrust below runs on the calling thread in the host execution
       try {
         tally.restarts += thrust::transform_reduce(thrust::device, outcomes.data(),
                                                    outcomes.data() + count, restarts_of{},

@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# The whole check on a GPU machine, in under 9 minutes on one H100: build for sm_90, the gpu
+# tests, compute-sanitizer on gpu_test, then bench_gpu.py and bench_count.py --device gpu.
+# Each step runs under a time cap, clipped to an overall deadline (8.5 minutes); a step that
+# fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
+# at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
+# sanitizer.txt, bench.txt (the drivers' output), gpu.jsonl, count-gpu.jsonl and summary.txt.
+#
+# Usage: bench/gpu_check.sh OUTDIR
+# Exit: 0 all steps passed or were skipped, 1 a step failed or timed out, 2 usage, 3 no GPU.
+# Environment: NQ_GPU_BUILD_DIR (default build-gpu), NQ_GPU_CHECK_DEADLINE (seconds, default
+# 510), NQ_GIT_SHA (recorded where the checkout has no .git, as on the device machine),
+# NQ_CUDA_ROOT (default /usr/local/cuda).
+set -euo pipefail
+
+usage="usage: bench/gpu_check.sh OUTDIR"
+if [[ $# -ne 1 || -z $1 ]]; then
+  echo "$usage" >&2
+  exit 2
+fi
+if [[ $1 == -h || $1 == --help ]]; then
+  echo "$usage"
+  exit 0
+fi
+command_line=$(printf '%q ' "$0" "$@")
+command_line=${command_line% }
+deadline=${NQ_GPU_CHECK_DEADLINE:-510}
+if [[ ! $deadline =~ ^[0-9]+$ ]]; then
+  echo "gpu_check: NQ_GPU_CHECK_DEADLINE must be whole seconds, got '$deadline'" >&2
+  exit 2
+fi
+SECONDS=0
+root=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+cd "$root"
+build_dir=${NQ_GPU_BUILD_DIR:-build-gpu}
+cuda=${NQ_CUDA_ROOT:-/usr/local/cuda}
+min_step=20  # seconds: a step with less than this left before the deadline is skipped
+# Time caps in seconds. Typical times are far lower; the deadline bounds the sum.
+cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=150
+declare -A cap_sanitizer=([memcheck]=150 [racecheck]=90 [synccheck]=60)
+
+# An earlier run's files would be appended to (the drivers append JSON lines).
+for f in env.txt build.log ctest-gpu.txt sanitizer.txt bench.txt gpu.jsonl count-gpu.jsonl \
+  summary.txt; do
+  rm -f "${out:?}/$f"
+done
+
+gpu_list() {
+  if command -v nvidia-smi >/dev/null 2>&1 && timeout 30 nvidia-smi -L 2>/dev/null | grep '^GPU '
+  then
+    return 0
+  fi
+  [[ -x $cuda/bin/__nvcc_device_query ]] &&
+    timeout 30 "$cuda/bin/__nvcc_device_query" 2>/dev/null | grep -E '^[0-9]'
+}
+if ! gpus=$(gpu_list); then
+  echo "gpu_check: no GPU found (neither nvidia-smi -L nor __nvcc_device_query sees one)" >&2
+  exit 3
+fi
+
+failed=0 status="" rc=0 took=0 mark=0
+# summary STEP STATUS SECONDS LOG [NOTE]: one line in summary.txt and on stderr.
+summary() {
+  local line
+  if [[ -n ${5:-} ]]; then
+    line=$(printf '%-18s %-7s %4ss  %-15s %s' "$1" "$2" "$3" "$4" "$5")
+  else
+    line=$(printf '%-18s %-7s %4ss  %s' "$1" "$2" "$3" "$4")
+  fi
+  echo "$line" >>"$out/summary.txt"
+  printf '[%3ds] %s\n' "$SECONDS" "$line" >&2
+  if [[ $2 == FAIL || $2 == TIMEOUT ]]; then failed=1; fi
+}
+
+# The lines a step added to LOG since its header.
+since_mark() { tail -n +"$((mark + 1))" "$1"; }
+
+# timed NAME CAP LOG CMD...: runs CMD with its output appended to LOG under a header, capped at
+# CAP seconds or the deadline, whichever is first; sets rc, took, status (PASS, FAIL, TIMEOUT)
+# and mark (LOG's line count before the header, so that the step's own lines can be read back).
+timed() {
+  local name=$1 cap=$2 log=$3 start=$SECONDS
+  shift 3
+  if ((cap > deadline - SECONDS)); then cap=$((deadline - SECONDS)); fi
+  touch "$log"
+  mark=$(wc -l <"$log")
+  printf '\n===== %s: %s(cap %d s, at %d s) =====\n' "$name" "$(printf '%q ' "$@")" "$cap" \
+    "$SECONDS" >>"$log"
+  rc=0
+  timeout --kill-after=10 "$cap" "$@" >>"$log" 2>&1 </dev/null || rc=$?
+  took=$((SECONDS - start))
+  if ((rc == 0)); then
+    status=PASS
+  elif ((rc == 124 || (rc == 137 && took >= cap))); then
+    status=TIMEOUT
+  else
+    status=FAIL
+  fi
+  printf '===== %s: exit %d after %d s: %s =====\n' "$name" "$rc" "$took" "$status" >>"$log"
+  if [[ $status != PASS ]]; then since_mark "$log" | tail -n 15 | sed 's/^/    | /' >&2; fi
+}
+
+time_left() { ((deadline - SECONDS >= min_step)); }
+
+# step NAME CAP LOG CMD...: one summary line for CMD, or SKIP when the deadline is too near.
+step() {
+  local name=$1 cap=$2 log=$3
+  shift 3
+  if ! time_left; then
+    summary "$name" SKIP 0 "$log" "deadline"
+    return 0
+  fi
+  timed "$name" "$cap" "$out/$log" "$@"
+  summary "$name" "$status" "$took" "$log" "$([[ $status == PASS ]] || echo "exit $rc")"
+}
+
+# show CMD...: CMD's output under a header, in env.txt; a failure is noted, not fatal.
+show() {
+  printf '\n--- %s\n' "$*"
+  timeout 20 "$@" 2>&1 || echo "(exit $?)"
+}
+
+# 1. The machine and the checkout: queries only, no GPU setting is changed.
+nvcc=$cuda/bin/nvcc
+[[ -x $nvcc ]] || nvcc=nvcc
+gpu_fields=name,pci.bus_id,driver_version,memory.total,persistence_mode,compute_mode
+gpu_fields+=,mig.mode.current,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu
+echo "gpu_check: $(head -n 1 <<<"$gpus"); writing to $out; deadline ${deadline}s" >&2
+{
+  echo "command: $command_line"
+  echo "directory: $root"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "host: $(uname -srm)"
+  echo "nproc: $(nproc)"
+  if [[ $(git rev-parse --show-toplevel 2>/dev/null) == "$root" ]]; then
+    dirty=no
+    if [[ -n $(git status --porcelain --untracked-files=no) ]]; then dirty=yes; fi
+    echo "git: $(git rev-parse HEAD) (tracked files changed: $dirty)"
+    git status --short
+  else
+    echo "git: no repository here; NQ_GIT_SHA=${NQ_GIT_SHA:-unset}"
+  fi
+  echo "gpus:"
+  echo "$gpus"
+  echo "build directory: $build_dir"
+  if [[ -d .deps/root/usr ]]; then echo ".deps/root/usr: present"; else echo ".deps: absent"; fi
+  show nvidia-smi
+  show nvidia-smi --format=csv --query-gpu="$gpu_fields"
+  show "$nvcc" --version
+  show cmake --version
+  show c++ --version
+  show python3 --version
+  show "$cuda/bin/compute-sanitizer" --version
+} >"$out/env.txt" 2>&1
+summary env PASS "$SECONDS" env.txt
+
+# 2. Configure and build, with the Debian packages from .deps when they were carried along.
+cmake_args=(-S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90)
+if [[ -d .deps/root/usr ]]; then
+  cmake_args+=("-DCMAKE_PREFIX_PATH=$PWD/.deps/root/usr"
+               "-DCMAKE_INCLUDE_PATH=$PWD/.deps/root/usr/include")
+  deps_lib=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
+  export LD_LIBRARY_PATH="$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+export PYTHONUNBUFFERED=1
+step configure "$cap_configure" build.log cmake "${cmake_args[@]}"
+built=0
+if [[ $status == PASS ]]; then
+  step build "$cap_build" build.log cmake --build "$build_dir" -j"$(nproc)"
+  if [[ $status == PASS ]]; then
+    built=1
+    show "$build_dir/nqueens" --version >>"$out/env.txt"
+  fi
+else
+  summary build SKIP 0 build.log "configure did not pass"
+fi
+
+# needs NAME LOG PATH: true when the build passed and PATH is there; else a SKIP line.
+needs() {
+  if ((built == 0)); then
+    summary "$1" SKIP 0 "$2" "build did not pass"
+    return 1
+  elif [[ ! -x $3 ]]; then
+    summary "$1" SKIP 0 "$2" "no $3"
+    return 1
+  fi
+}
+
+# 3. The gpu tests, then the cpu-labelled tests of host_kernel_test (kernels run on the host).
+# A gpu test skips itself only when it sees no device: here, where there is one, that fails.
+gpu_test=$build_dir/tests/gpu_test
+if needs ctest-gpu ctest-gpu.txt "$gpu_test"; then
+  if time_left; then
+    timed ctest-gpu "$cap_ctest" "$out/ctest-gpu.txt" ctest --test-dir "$build_dir" -L gpu \
+      --output-on-failure -j1 --timeout 300 --no-tests=error
+    skipped=$(since_mark "$out/ctest-gpu.txt" | grep -c '\*\*\*Skipped' || true)
+    note=$([[ $status == PASS ]] || echo "exit $rc")
+    if ((skipped > 0)); then
+      note="${note:+$note; }$skipped tests skipped: they see no GPU"
+      if [[ $status == PASS ]]; then status=FAIL; fi
+    fi
+    summary ctest-gpu "$status" "$took" ctest-gpu.txt "$note"
+  else
+    summary ctest-gpu SKIP 0 ctest-gpu.txt deadline
+  fi
+fi
+if needs host-kernel-tests ctest-gpu.txt "$build_dir/tests/host_kernel_test"; then
+  step host-kernel-tests "$cap_host" ctest-gpu.txt ctest --test-dir "$build_dir" \
+    -L host-kernels --output-on-failure -j"$(nproc)" --timeout 300 --no-tests=error
+fi
+
+# 4. compute-sanitizer: memcheck without the slow statistics and OEIS tests; racecheck and
+# synccheck on the block-collective kernels.
+sanitizer=$cuda/bin/compute-sanitizer
+for tool in memcheck racecheck synccheck; do
+  if ! needs "$tool" sanitizer.txt "$gpu_test"; then continue; fi
+  if [[ ! -x $sanitizer ]]; then
+    summary "$tool" SKIP 0 sanitizer.txt "no $sanitizer"
+    continue
+  fi
+  filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
+  if [[ $tool == memcheck ]]; then filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*'; fi
+  step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
+    --error-exitcode 1 "$gpu_test" "$filter"
+done
+
+# bench_note: why a driver that exited 1 did so (it exits 1 too when a target is missed).
+bench_note() {
+  if [[ $rc == 1 ]] && since_mark "$out/bench.txt" | grep -q '^appended '; then
+    echo "a target missed; records written"
+  elif [[ $status == TIMEOUT ]]; then
+    echo "timed out"
+  elif [[ $status != PASS ]]; then
+    echo "exit $rc"
+  fi
+}
+
+# 5. Benchmarks. The drivers write their records only at the end, so the count runs one size
+# per call: a timeout at n=21 keeps the records of n=18 and 20.
+if needs bench-gpu bench.txt "$build_dir/nqueens"; then
+  if time_left; then
+    timed bench-gpu "$cap_bench_gpu" "$out/bench.txt" python3 bench/bench_gpu.py \
+      --binary "$build_dir/nqueens" --repeats 3 --output "$out/gpu.jsonl"
+    summary bench-gpu "$status" "$took" bench.txt "$(bench_note)"
+  else
+    summary bench-gpu SKIP 0 bench.txt deadline
+  fi
+fi
+if needs bench-count bench.txt "$build_dir/nqueens"; then
+  start=$SECONDS
+  count_status=SKIP
+  notes=()
+  for n in 18 20 21; do
+    left=$((cap_bench_count - (SECONDS - start)))
+    if ! time_left || ((left < min_step)); then
+      notes+=("n=$n skipped")
+      continue
+    fi
+    timed "bench-count n=$n" "$left" "$out/bench.txt" python3 bench/bench_count.py \
+      --binary "$build_dir/nqueens" --device gpu --sizes "$n" --repeats 3 \
+      --output "$out/count-gpu.jsonl"
+    note=$(bench_note)
+    notes+=("n=$n ${note:-ok}")
+    if [[ $count_status == SKIP || $count_status == PASS ]]; then
+      count_status=$status
+    elif [[ $status == TIMEOUT ]]; then
+      count_status=TIMEOUT
+    fi
+  done
+  joined=$(printf '%s, ' "${notes[@]}")
+  summary bench-count "$count_status" "$((SECONDS - start))" bench.txt "${joined%, }"
+fi
+
+# 6. A check on what the device machine will send back, and the verdict.
+files=$(find "$out" -maxdepth 1 -type f | wc -l)
+if ((files > 8)); then
+  echo "gpu_check: $files files in $out; the device machine sends back 8 at most" |
+    tee -a "$out/summary.txt" >&2
+fi
+verdict="no step failed"
+if ((failed)); then verdict="some step failed or timed out"; fi
+echo "total ${SECONDS}s, $verdict" | tee -a "$out/summary.txt" >&2
+exit "$failed"
