@@ -218,7 +218,7 @@ TEST_F(GpuEdges, RacesHoldAcrossSlicesAndBlockChains) {
     b.slice_runs = 20;
     b.stop_after_first_solved = true;
     const auto lowest_and_late = [&](batch_backend& backend) {
-      std::uint64_t lowest = UINT64_MAX, late_started = 0, stopped = 0;
+      std::uint64_t lowest = UINT64_MAX, late_started = 0, started_above = 0, stopped = 0;
       b.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
         for (std::size_t i = 0; i < runs.size(); ++i) {
           if (runs[i].solved && lowest == UINT64_MAX) lowest = first + i;
@@ -227,21 +227,27 @@ TEST_F(GpuEdges, RacesHoldAcrossSlicesAndBlockChains) {
           if (lowest != UINT64_MAX && first / b.slice_runs > lowest / b.slice_runs &&
               runs[i].steps != 0)
             ++late_started;
+          if (lowest < first + i && runs[i].steps != 0) ++started_above;
         }
       };
       run_batch(n, settings, b, backend);
-      return std::tuple{lowest, late_started, stopped};
+      return std::tuple{lowest, late_started, started_above, stopped};
     };
     const auto gpu_backend = gpu::make_gpu_backend();
     const auto cpu_backend = make_cpu_backend(2);
-    const auto [gpu_lowest, gpu_late, gpu_stopped] = lowest_and_late(*gpu_backend);
-    const auto [cpu_lowest, cpu_late, cpu_stopped] = lowest_and_late(*cpu_backend);
+    const auto [gpu_lowest, gpu_late, gpu_above, gpu_stopped] = lowest_and_late(*gpu_backend);
+    const auto [cpu_lowest, cpu_late, cpu_above, cpu_stopped] = lowest_and_late(*cpu_backend);
     ASSERT_LT(cpu_lowest, 180u) << label(algorithm) << ": the case needs an early solver";
     EXPECT_EQ(gpu_lowest, cpu_lowest) << label(algorithm);
     EXPECT_EQ(gpu_late, 0u) << label(algorithm);
     EXPECT_EQ(cpu_late, 0u) << label(algorithm);
     EXPECT_GT(gpu_stopped, 0u) << label(algorithm);
     EXPECT_GT(cpu_stopped, 0u) << label(algorithm);
+    // The host execution runs threads and blocks in order, so every run above the solver
+    // sees its number before it starts; a device runs them side by side.
+    if (test::host_execution) {
+      EXPECT_EQ(gpu_above, 0u) << label(algorithm);
+    }
   }
 }
 
