@@ -208,7 +208,7 @@ if needs ctest-gpu ctest-gpu.txt "$gpu_test"; then
 fi
 if needs host-kernel-tests ctest-gpu.txt "$build_dir/tests/host_kernel_test"; then
   step host-kernel-tests "$cap_host" ctest-gpu.txt ctest --test-dir "$build_dir" \
-    -L host-kernels --output-on-failure -j"$(nproc)" --timeout 300 --no-tests=error
+    -R '^host\.' --output-on-failure -j"$(nproc)" --timeout 300 --no-tests=error
 fi
 
 # 4. compute-sanitizer: memcheck without the slow statistics and OEIS tests; racecheck and
