@@ -108,8 +108,12 @@ struct block_climb {
         return least_delta[t] == best ? ties[t] : 0;
       };
       const std::uint64_t total = block.exclusive_sum(counted, before);
-      block.each([&](unsigned t) {  // one draw unless the move is unique, as on the CPU
-        if (t == 0) s.pick = total == 1 ? 0 : rng.below(static_cast<std::uint32_t>(total));
+      block.each([&](unsigned t) {  // one draw unless the move is unique or the first is wanted, as
+                                    // on the CPU
+        if (t == 0)
+          s.pick = total == 1 || job.settings.hill.first_tie
+                       ? 0
+                       : rng.below(static_cast<std::uint32_t>(total));
       });
       block.each([&](unsigned t) {  // the thread whose ties hold the pick finds the move
         if (counted(t) == 0 || s.pick < before[t] || s.pick >= before[t] + counted(t)) return;
@@ -128,7 +132,10 @@ struct block_climb {
       });
       block.each([&](unsigned t) {
         if (t != 0) return;
-        s.sideways = best == 0 ? s.sideways + 1 : 0;
+        if (best == 0)
+          ++s.sideways;
+        else if (!job.settings.hill.total_sideways)
+          s.sideways = 0;
         relocate(b, s.move_col, s.move_row);
         s.cost = static_cast<index_t>(static_cast<std::int64_t>(s.cost) + best);
         ++s.steps;

@@ -76,6 +76,22 @@ void expect_steepest_move_is_a_best_move(index_t n, std::uint64_t seed) {
   const queen_move none = steepest_move(c.view(), untouched, best - 1);
   EXPECT_GT(none.delta, best - 1);
   EXPECT_EQ(untouched.next_u32(), philox_stream(seed, 3).next_u32());
+  // --ties first: the first best move column by column, rows ascending, and no draw.
+  index_t first_col = n;
+  row_t first_row = 0;
+  for (index_t col = 0; col < n && first_col == n; ++col)
+    for (row_t to = 0; to < n; ++to)
+      if (to != c.queen_row[col] && brute_delta(c.queen_row, col, to) == best) {
+        first_col = col;
+        first_row = to;
+        break;
+      }
+  philox_stream first_rng(seed, 3);
+  const queen_move first = steepest_move(c.view(), first_rng, 2, true);
+  EXPECT_EQ(first.delta, best);
+  EXPECT_EQ(first.col, first_col);
+  EXPECT_EQ(first.row, first_row);
+  EXPECT_EQ(first_rng.next_u32(), philox_stream(seed, 3).next_u32());
 }
 
 TEST_P(ClimbTest, SteepestMoveIsABestMove) {

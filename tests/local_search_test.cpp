@@ -308,11 +308,14 @@ TEST(Batch, WilsonIntervalMatchesTheFormula) {
 }
 
 /// Steepest-ascent hill climbing written plainly: O(n^2) cost per neighbour, std::mt19937_64.
+/// `first_tie`: the first best move in column-major order (the Haskell article's head of a
+/// stable sort); `total`: the sideways limit counts every sideways move, not a run of them.
 struct plain_outcome {
   bool solved;
   int steps;
 };
-plain_outcome plain_hill_climb(int n, int max_sideways, std::mt19937_64& gen) {
+plain_outcome plain_hill_climb(int n, int max_sideways, std::mt19937_64& gen,
+                               bool first_tie = false, bool total = false) {
   std::uniform_int_distribution<int> any_row(0, n - 1);
   std::vector<row_t> rows(static_cast<std::size_t>(n));
   for (auto& r : rows) r = static_cast<row_t>(any_row(gen));
@@ -330,14 +333,15 @@ plain_outcome plain_hill_climb(int n, int max_sideways, std::mt19937_64& gen) {
         if (cost < best) best = cost, ties.clear();
         if (cost == best) ties.emplace_back(col, static_cast<row_t>(to));
       }
-    if (best < current)
-      sideways = 0;
-    else if (best == current && sideways < max_sideways)
+    if (best < current) {
+      if (!total) sideways = 0;
+    } else if (best == current && sideways < max_sideways)
       ++sideways;
     else
       break;
     const auto& [col, to] =
-        ties[std::uniform_int_distribution<std::size_t>(0, ties.size() - 1)(gen)];
+        first_tie ? ties.front()
+                  : ties[std::uniform_int_distribution<std::size_t>(0, ties.size() - 1)(gen)];
     rows[col] = to;
     current = best;
     ++steps;
@@ -389,6 +393,161 @@ TEST(Statistics, HillClimbingMatchesAPlainImplementation) {
     }
     SCOPED_TRACE(label(a));
     expect_same_distribution(ours, plain);
+  }
+}
+
+// The Haskell article's variants: the first tie with a limit on all sideways moves, and the
+// random tie with that limit, against the plain implementation with the same rules.
+TEST(Statistics, ArticleTieAndSidewaysRulesMatchAPlainImplementation) {
+  for (const bool first_tie : {true, false}) {
+    std::mt19937_64 gen(77);
+    sample plain;
+    for (int i = 0; i < 3000; ++i) {
+      const auto r = plain_hill_climb(8, 100, gen, first_tie, true);
+      plain.add(r.solved, r.steps);
+    }
+    auto s = settings_for(A::hc_sideways);
+    s.hill.first_tie = first_tie;
+    s.hill.total_sideways = true;
+    local_workspace workspace(8, s);
+    sample ours;
+    for (std::uint64_t i = 0; i < 20000; ++i) {
+      local_run run;
+      run.seed = 5;
+      run.stream = i;
+      const auto out = workspace.run(run);
+      ours.add(out.solved, static_cast<double>(out.steps));
+    }
+    SCOPED_TRACE(first_tie ? "first tie" : "random tie");
+    expect_same_distribution(ours, plain);
+  }
+}
+
+// With the total rule no climb makes more than --sideways sideways moves; with the
+// consecutive rule some do (improving moves reset the count).
+TEST(LocalSearch, TheTotalSidewaysLimitCountsEverySidewaysMove) {
+  for (const bool total : {true, false}) {
+    auto s = settings_for(A::hc_sideways);
+    s.hill.max_sideways = 3;
+    s.hill.total_sideways = total;
+    std::uint64_t most = 0;
+    for (std::uint64_t stream = 0; stream < 400; ++stream) {
+      index_t last_cost = 0;
+      std::uint64_t sideways = 0;
+      bool started = false;
+      local_run run;
+      run.stream = stream;
+      run.trace = [&](const trace_row& r) {
+        if (started && r.cost == last_cost) ++sideways;
+        started = true;
+        last_cost = r.cost;
+      };
+      solve_local(12, s, run);
+      most = std::max(most, sideways);
+    }
+    if (total)
+      EXPECT_LE(most, 3u);
+    else
+      EXPECT_GT(most, 3u);
+  }
+}
+
+// The tutorial's first-choice scan: columns left to right, rows top to bottom, the first
+// strictly better neighbour, from the first column again after every move.
+TEST(LocalSearch, FixedOrderFirstChoiceIsTheTutorialsScan) {
+  auto s = settings_for(A::first_choice);
+  s.first_choice.fixed_order = true;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    auto rows = test::random_board(10, seed);
+    local_run run;
+    run.start = rows.data();
+    const solve_result ours = solve_local(10, s, run);
+    std::uint64_t steps = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      const auto cost = test::brute_force_pairs(rows);
+      for (index_t col = 0; col < 10 && !moved; ++col)
+        for (row_t to = 0; to < 10 && !moved; ++to) {
+          if (to == rows[col]) continue;
+          auto next = rows;
+          next[col] = to;
+          if (test::brute_force_pairs(next) < cost) rows = next, moved = true, ++steps;
+        }
+    }
+    EXPECT_EQ(ours.queen_row, rows) << "seed " << seed;
+    EXPECT_EQ(ours.steps, steps) << "seed " << seed;
+  }
+}
+
+/// The tutorial's annealing written plainly: a random square of a random column (its own
+/// included) drawn until accepted with probability min(1, e^(-d/T)); T0 = n^2, x0.95 per move,
+/// floor 0.01, at most `max_moves` moves.
+plain_outcome plain_tutorial_annealing(int n, int max_moves, std::mt19937_64& gen) {
+  std::uniform_int_distribution<int> any(0, n - 1);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<row_t> rows(static_cast<std::size_t>(n));
+  for (auto& r : rows) r = static_cast<row_t>(any(gen));
+  auto cost = static_cast<long>(test::brute_force_pairs(rows));
+  double t = double(n) * n;
+  int moves = 0;
+  while (cost > 0 && moves < max_moves) {
+    for (;;) {
+      auto next = rows;
+      next[static_cast<std::size_t>(any(gen))] = static_cast<row_t>(any(gen));
+      const auto c = static_cast<long>(test::brute_force_pairs(next));
+      if (c < cost || unit(gen) <= std::exp(double(cost - c) / t)) {
+        rows = next;
+        cost = c;
+        break;
+      }
+    }
+    ++moves;
+    t = std::max(t * 0.95, 0.01);
+  }
+  return {cost == 0, moves};
+}
+
+TEST(Statistics, PerMoveAnnealingMatchesTheTutorialsLoop) {
+  std::mt19937_64 gen(11);
+  sample plain;
+  for (int i = 0; i < 1500; ++i) {
+    const auto r = plain_tutorial_annealing(8, 5000, gen);
+    plain.add(r.solved, r.steps);
+  }
+  auto s = settings_for(A::sa);
+  s.annealing.cool_per_move = true;
+  local_workspace workspace(8, s);
+  sample ours;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    local_run run;
+    run.seed = 3;
+    run.stream = i;
+    run.limits.max_steps = 5000;
+    const auto out = workspace.run(run);
+    ours.add(out.solved, static_cast<double>(out.steps));
+  }
+  expect_same_distribution(ours, plain);
+}
+
+// The default takes equal moves (min(1, e^0) = 1), as the tutorial does; the strict rule
+// leaves most n = 8 runs stuck. 400 runs each: a binomial standard error under 2.5 points,
+// so the bounds sit more than 8 standard errors from the measured 97% and 15%.
+TEST(Statistics, AnnealingTakesEqualMovesByDefault) {
+  for (const bool strict : {false, true}) {
+    auto s = settings_for(A::sa);
+    if (strict) s.annealing.accept_equal = false;
+    local_workspace workspace(8, s);
+    int solved = 0;
+    for (std::uint64_t i = 0; i < 400; ++i) {
+      local_run run;
+      run.seed = 8;
+      run.stream = i;
+      solved += workspace.run(run).solved;
+    }
+    if (strict)
+      EXPECT_LT(solved, 400 * 0.35);
+    else
+      EXPECT_GT(solved, 400 * 0.75);
   }
 }
 

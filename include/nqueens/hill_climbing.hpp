@@ -49,12 +49,14 @@ NQ_HD void take(climber_view<Count> b, chain_tracker<Observer>& t, const queen_m
 }  // namespace detail
 
 /// @brief hc (max_sideways 0), hc-sideways, and with `restart` hc-restart: move to the best
-/// neighbour while it is strictly better, or equal for up to `max_sideways` moves in a row;
-/// when stuck, stop, or with `restart` start again from a fresh random board (reported as a
-/// step-less row). Traces: one report per move and per restart.
+/// neighbour while it is strictly better, or equal for up to `max_sideways` moves in a row (or
+/// in all, with `h.total_sideways`); when stuck, stop, or with `restart` start again from a
+/// fresh random board (reported as a step-less row). Ties as `h.first_tie` says. Traces: one
+/// report per move and per restart.
 template <class Count, class Observer>
 NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
-                               std::uint32_t max_sideways, bool restart, bool random_start,
+                               std::uint32_t max_sideways, bool restart,
+                               const hill_climbing_settings& h, bool random_start,
                                std::uint64_t max_steps, Observer observe) {
   detail::chain_tracker<Observer> t{observe, max_steps};
   t.out.cost = detail::start_board(b, rng, random_start);
@@ -62,7 +64,7 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
   std::uint32_t sideways = 0;
   while (t.may_step()) {
     const std::int64_t acceptable = sideways < max_sideways ? 0 : -1;
-    const queen_move m = steepest_move(b, rng, acceptable);
+    const queen_move m = steepest_move(b, rng, acceptable, h.first_tie);
     if (m.delta > acceptable) {
       if (!restart) break;
       t.out.cost = random_board(b, rng);
@@ -71,7 +73,10 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
       t.report();
       continue;
     }
-    sideways = m.delta == 0 ? sideways + 1 : 0;
+    if (m.delta == 0)
+      ++sideways;
+    else if (!h.total_sideways)
+      sideways = 0;
     detail::take(b, t, m);
     t.report();
   }
@@ -81,23 +86,30 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
 /// @brief first-choice: the n(n-1) neighbours in a uniformly random order (an incremental
 /// Fisher-Yates over `order`, n(n-1) entries of scratch, set to the identity at the start so a
 /// run depends on nothing before it, then reused from step to step); the first strictly better
-/// one is taken; stop when none is.
+/// one is taken; stop when none is. With `fixed_order` (the tutorial's scan) the neighbours go
+/// column by column, rows ascending, from the first column at every step, and nothing is drawn
+/// after the starting board.
 template <class Count, class Observer>
 NQ_HD chain_outcome first_choice(climber_view<Count> b, std::uint32_t* order, philox_stream& rng,
-                                 bool random_start, std::uint64_t max_steps, Observer observe) {
+                                 bool fixed_order, bool random_start, std::uint64_t max_steps,
+                                 Observer observe) {
   detail::chain_tracker<Observer> t{observe, max_steps};
   t.out.cost = detail::start_board(b, rng, random_start);
   if (!t.report()) return t.finish();
   const index_t n = b.n();
   const auto moves = static_cast<std::uint32_t>(n * (n - 1));
-  for (std::uint32_t k = 0; k < moves; ++k) order[k] = k;
+  if (!fixed_order)
+    for (std::uint32_t k = 0; k < moves; ++k) order[k] = k;
   while (t.may_step()) {
     bool moved = false;
     for (std::uint32_t i = 0; i < moves && !moved; ++i) {
-      const std::uint32_t j = i + rng.below(moves - i);
-      const std::uint32_t k = order[j];
-      order[j] = order[i];
-      order[i] = k;
+      std::uint32_t k = i;
+      if (!fixed_order) {
+        const std::uint32_t j = i + rng.below(moves - i);
+        k = order[j];
+        order[j] = order[i];
+        order[i] = k;
+      }
       queen_move m;
       m.col = k / (n - 1);
       m.row = static_cast<row_t>(other_row(k % (n - 1), b.queen_row[m.col]));
@@ -125,10 +137,12 @@ struct jump_schedule {
 
 /// @brief hc-random-p ({p, 1, p, q}), hc-anneal-p ({p, cooling, p_min, q}) and hc-memory
 /// ({0, 1, 0, q, on_stall}). A step draws one uniform number when p > 0; a hill-climbing step
-/// takes the best strictly improving move, if any. Runs until solved or the step limit.
+/// takes the best strictly improving move, if any (ties as `first_tie` says). Runs until solved or
+/// the step limit.
 template <class Count, class Observer>
 NQ_HD chain_outcome jump_climb(climber_view<Count> b, philox_stream& rng, jump_schedule s,
-                               bool random_start, std::uint64_t max_steps, Observer observe) {
+                               bool first_tie, bool random_start, std::uint64_t max_steps,
+                               Observer observe) {
   detail::chain_tracker<Observer> t{observe, max_steps};
   t.out.cost = detail::start_board(b, rng, random_start);
   if (!t.report(s.report_p ? s.p : -1.0)) return t.finish();
@@ -138,7 +152,7 @@ NQ_HD chain_outcome jump_climb(climber_view<Count> b, philox_stream& rng, jump_s
       t.out.cost = random_jumps(b, rng, s.q, t.out.cost);
       ++t.out.steps;
     } else {
-      const queen_move m = steepest_move(b, rng, -1);
+      const queen_move m = steepest_move(b, rng, -1, first_tie);
       if (m.delta < 0) {
         detail::take(b, t, m);
       } else {

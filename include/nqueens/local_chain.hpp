@@ -23,13 +23,14 @@ NQ_HD chain_outcome run_chain_of(climber_view<Count> b, std::uint32_t* order, ph
                                  std::uint64_t max_steps, Observer observe) {
   using A = local_algorithm;
   if constexpr (Algorithm == A::hc)
-    return hill_climb(b, rng, 0, false, random_start, max_steps, observe);
+    return hill_climb(b, rng, 0, false, s.hill, random_start, max_steps, observe);
   if constexpr (Algorithm == A::hc_sideways)
-    return hill_climb(b, rng, s.hill.max_sideways, false, random_start, max_steps, observe);
+    return hill_climb(b, rng, s.hill.max_sideways, false, s.hill, random_start, max_steps, observe);
   if constexpr (Algorithm == A::hc_restart)
-    return hill_climb(b, rng, s.hill.max_sideways, true, random_start, max_steps, observe);
+    return hill_climb(b, rng, s.hill.max_sideways, true, s.hill, random_start, max_steps, observe);
   if constexpr (Algorithm == A::first_choice)
-    return first_choice(b, order, rng, random_start, max_steps, observe);
+    return first_choice(b, order, rng, s.first_choice.fixed_order, random_start, max_steps,
+                        observe);
   if constexpr (Algorithm == A::min_conflicts_column)
     return column_min_conflicts(b, rng, s.column, random_start, max_steps, observe);
   if constexpr (Algorithm == A::sa)
@@ -40,17 +41,17 @@ NQ_HD chain_outcome run_chain_of(climber_view<Count> b, std::uint32_t* order, ph
     return random_opt(b, rng, random_start, max_steps, observe);
   if constexpr (Algorithm == A::hc_random_p) {
     const auto& j = s.random_jump;
-    return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, random_start,
-                      max_steps, observe);
+    return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, s.hill.first_tie,
+                      random_start, max_steps, observe);
   }
   if constexpr (Algorithm == A::hc_anneal_p) {
     const auto& j = s.annealed_jump;
     return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true},
-                      random_start, max_steps, observe);
+                      s.hill.first_tie, random_start, max_steps, observe);
   }
   if constexpr (Algorithm == A::hc_memory)
-    return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false}, random_start,
-                      max_steps, observe);
+    return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false},
+                      s.hill.first_tie, random_start, max_steps, observe);
   return chain_outcome{};
 }
 

@@ -12,7 +12,20 @@ namespace nq {
 
 /// @brief hc, hc-sideways and hc-restart: steepest-ascent hill climbing.
 struct hill_climbing_settings {
-  std::uint32_t max_sideways = 100;  ///< consecutive sideways moves (hc-sideways, hc-restart)
+  std::uint32_t max_sideways = 100;  ///< sideways moves allowed (hc-sideways, hc-restart)
+  /// The sideways limit counts every sideways move of a climb (the Haskell article's rule),
+  /// not only consecutive ones; a restart starts a new count either way.
+  bool total_sideways = false;
+  /// Among equally good best moves take the first (columns left to right, rows top to
+  /// bottom) rather than a uniformly random one. Every steepest-move algorithm reads it.
+  bool first_tie = false;
+};
+
+/// @brief first-choice: the order neighbours are tried in.
+struct first_choice_settings {
+  /// Columns left to right, rows top to bottom, from the first column after every move (the
+  /// tutorial's scan), rather than a fresh random order per step.
+  bool fixed_order = false;
 };
 
 /// @brief min-conflicts --variant column: the textbook min-conflicts for small boards.
@@ -21,12 +34,18 @@ struct column_min_conflicts_settings {
   std::uint64_t restarts = 0;       ///< fresh random boards allowed after a failed try
 };
 
-/// @brief sa: simulated annealing with geometric cooling.
+/// @brief sa: simulated annealing with geometric cooling. The defaults are the tutorial's:
+/// T0 = n^2, x0.95, floor 0.01, and a move is taken with probability min(1, e^(-delta/T)),
+/// so moves that leave the cost unchanged are always taken.
 struct annealing_settings {
   double initial_temperature = 0.0;  ///< 0 means n*n, as in the classic schedule
   double cooling = 0.95;             ///< T <- T * cooling after every step
   double min_temperature = 0.01;     ///< the floor T stays at once reached
-  bool accept_equal = false;         ///< also accept moves that leave the cost unchanged
+  bool accept_equal = true;          ///< false: moves that leave the cost unchanged are refused
+  /// false: a step is one neighbour tried, and T cools after each. true (the tutorial's loop):
+  /// neighbours (any square of a random column, the queen's own included) are drawn until one
+  /// is accepted; that is the step, and T cools once per step.
+  bool cool_per_move = false;
 };
 
 /// @brief hc-random-p: a hill-climbing step, or with probability p a jump of q queens.
@@ -87,6 +106,7 @@ enum class local_algorithm : std::uint8_t {
 struct local_search_settings {
   local_algorithm algorithm = local_algorithm::hc;
   hill_climbing_settings hill;
+  first_choice_settings first_choice;
   column_min_conflicts_settings column;
   annealing_settings annealing;
   random_jump_settings random_jump;

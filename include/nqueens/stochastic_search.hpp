@@ -23,9 +23,12 @@ NQ_HD queen_move random_neighbour(climber_view<Count> b, philox_stream& rng) {
 
 }  // namespace detail
 
-/// @brief sa: a random neighbour per step (the step), taken when better, when equal only with
-/// `accept_equal`, and when worse by d with probability exp(-d / T), one uniform draw; then
-/// T <- max(T * cooling, min_temperature). Double precision on both host and device.
+/// @brief sa. Per neighbour (the default): a random neighbour per step (the step), taken when
+/// better, when equal unless `accept_equal` is off, and when worse by d with probability
+/// exp(-d / T), one uniform draw; then T <- max(T * cooling, min_temperature). Per move
+/// (`cool_per_move`, the tutorial's loop): squares of random columns (a column, then any row,
+/// the queen's own included) are drawn until one is accepted by the same rule, the queen's own
+/// square always; that move is the step, and T cools once. Double precision on host and device.
 template <class Count, class Observer>
 NQ_HD chain_outcome anneal(climber_view<Count> b, philox_stream& rng, const annealing_settings& s,
                            bool random_start, std::uint64_t max_steps, Observer observe) {
@@ -35,10 +38,30 @@ NQ_HD chain_outcome anneal(climber_view<Count> b, philox_stream& rng, const anne
                            : static_cast<double>(b.n()) * static_cast<double>(b.n());
   t.out.cost = detail::start_board(b, rng, random_start);
   if (!t.report(temperature)) return t.finish();
+  const auto accepts = [&](std::int64_t delta) {
+    if (delta < 0) return true;
+    if (delta == 0) return s.accept_equal;
+    return rng.uniform() < exp(-static_cast<double>(delta) / temperature);
+  };
+  const auto n = static_cast<std::uint32_t>(b.n());
   while (t.may_step()) {
-    const queen_move m = detail::random_neighbour(b, rng);
-    bool accept = m.delta < 0 || (m.delta == 0 && s.accept_equal);
-    if (m.delta > 0) accept = rng.uniform() < exp(-static_cast<double>(m.delta) / temperature);
+    queen_move m;
+    bool accept = false;
+    if (s.cool_per_move) {
+      for (;;) {
+        m.col = rng.below(n);
+        m.row = static_cast<row_t>(rng.below(n));
+        if (m.row == b.queen_row[m.col]) break;  // stays put: accepted, a step
+        m.delta = relocation_delta(b, m.col, m.row);
+        if (accepts(m.delta)) {
+          accept = true;
+          break;
+        }
+      }
+    } else {
+      m = detail::random_neighbour(b, rng);
+      accept = accepts(m.delta);
+    }
     const double used = temperature;
     if (accept) {
       detail::take(b, t, m);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <string_view>
 
 #include "cli/cli_support.hpp"
 #include "core/memory.hpp"
@@ -38,7 +39,9 @@ struct parameter {
 };
 
 const parameter table[] = {
-    {"sideways", "hc-sideways, hc-restart: consecutive sideways moves allowed (default 100)",
+    {"sideways",
+     "hc-sideways, hc-restart: sideways moves allowed, in a row or in all as --sideways-limit "
+     "says (default 100)",
      bit(A::hc_sideways) | bit(A::hc_restart), kind::count, 0, 4294967295.0,
      [](const S& s, index_t) { return double(s.hill.max_sideways); },
      [](S& s, double v) { s.hill.max_sideways = static_cast<std::uint32_t>(v); }},
@@ -59,8 +62,9 @@ const parameter table[] = {
      },
      [](S& s, double v) { s.annealing.initial_temperature = v; }},
     {"cooling",
-     "sa: T <- T * cooling per step (default 0.95); hc-anneal-p: p <- p * cooling per "
-     "hill-climbing step (default 0.99)",
+     "sa: T <- T * cooling per step, i.e. per neighbour tried or per move taken as "
+     "--cooling-per says (default 0.95); hc-anneal-p: p <- p * cooling per hill-climbing step "
+     "(default 0.99)",
      bit(A::sa) | bit(A::hc_anneal_p), kind::open_unit, 0, 0,
      [](const S& s, index_t) {
        return s.algorithm == A::sa ? s.annealing.cooling : s.annealed_jump.cooling;
@@ -119,6 +123,12 @@ struct word_option {
 const word_option words[] = {
     {"variant", bit(A::min_conflicts) | bit(A::min_conflicts_column)},
     {"accept-equal", bit(A::sa)},
+    {"reject-equal", bit(A::sa)},
+    {"cooling-per", bit(A::sa)},
+    {"ties", bit(A::hc) | bit(A::hc_sideways) | bit(A::hc_restart) | bit(A::hc_random_p) |
+                 bit(A::hc_anneal_p) | bit(A::hc_memory)},
+    {"sideways-limit", bit(A::hc_sideways) | bit(A::hc_restart)},
+    {"order", bit(A::first_choice)},
     {"stochastic", bit(A::beam)},
     {"encoding", bit(A::ga)},
     {"generations", bit(A::beam) | bit(A::ga)},
@@ -197,7 +207,27 @@ void add_local_options(cxxopts::Options& options) {
   add("variant", "min-conflicts: permutation (huge n, default) or column (the textbook one)",
       cxxopts::value<std::string>());
   for (const auto& p : table) add(option_key(p.name), p.help, cxxopts::value<std::string>());
-  add("accept-equal", "sa: also accept moves that leave the cost unchanged");
+  add("accept-equal", "sa: take moves that leave the cost unchanged (the default)");
+  add("reject-equal",
+      "sa: refuse moves that leave the cost unchanged (the strict rule; default: take them, "
+      "as min(1, e^(-delta/T)) does)");
+  add("cooling-per",
+      "sa: neighbour (default: every neighbour tried is a step and cools T) or move (the "
+      "tutorial's loop: draw squares until one is accepted, the queen's own included; that "
+      "move is the step and cools T once)",
+      cxxopts::value<std::string>());
+  add("ties",
+      "hc family, hc-random-p, hc-anneal-p, hc-memory: random (default: a uniformly random "
+      "best move) or first (the first best move, columns left to right, rows top to bottom)",
+      cxxopts::value<std::string>());
+  add("sideways-limit",
+      "hc-sideways, hc-restart: consecutive (default: --sideways limits moves in a row) or "
+      "total (it limits all sideways moves of a climb, as the Haskell article does)",
+      cxxopts::value<std::string>());
+  add("order",
+      "first-choice: random (default: neighbours in a fresh random order each step) or fixed "
+      "(columns left to right, rows top to bottom, as the tutorial scans)",
+      cxxopts::value<std::string>());
   add("stochastic", "beam: draw successors with probability by fitness");
   add("encoding", "ga: column (default: one row per column) or permutation",
       cxxopts::value<std::string>());
@@ -228,7 +258,21 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
   }
   for (const auto& w : words)
     if (args.count(w.name)) check_reader(w.name, w.readers, algorithm);
-  settings.annealing.accept_equal = args.count("accept-equal") > 0;
+  if (args.count("accept-equal") && args.count("reject-equal"))
+    throw usage_error("--accept-equal and --reject-equal contradict each other: give one");
+  settings.annealing.accept_equal = args.count("reject-equal") == 0;
+  const auto choice = [&](const char* name, const char* first, const char* second) {
+    if (!args.count(name)) return false;
+    const auto value = args[name].as<std::string>();
+    if (value != first && value != second)
+      throw usage_error("unknown --" + std::string(name) + " '" + value + "' (expected " + first +
+                        " or " + second + ")");
+    return value == second;
+  };
+  settings.annealing.cool_per_move = choice("cooling-per", "neighbour", "move");
+  settings.hill.first_tie = choice("ties", "random", "first");
+  settings.hill.total_sideways = choice("sideways-limit", "consecutive", "total");
+  settings.first_choice.fixed_order = choice("order", "random", "fixed");
   settings.beam.stochastic = args.count("stochastic") > 0;
   if (args.count("encoding")) {
     const auto encoding = args["encoding"].as<std::string>();
@@ -314,8 +358,20 @@ std::vector<std::pair<std::string, double>> local_parameters(const local_search_
   for (const auto& p : table)
     if (p.readers & bit(settings.algorithm)) list.emplace_back(p.name, p.get(settings, n));
   // The switches, as 0 or 1.
-  if (settings.algorithm == A::sa)
+  const auto reads = [&](const char* name) {
+    for (const auto& w : words)
+      if (name == std::string_view(w.name)) return (w.readers & bit(settings.algorithm)) != 0;
+    return false;
+  };
+  if (settings.algorithm == A::sa) {
     list.emplace_back("accept-equal", settings.annealing.accept_equal ? 1 : 0);
+    list.emplace_back("cool-per-move", settings.annealing.cool_per_move ? 1 : 0);
+  }
+  if (reads("ties")) list.emplace_back("first-tie", settings.hill.first_tie ? 1 : 0);
+  if (reads("sideways-limit"))
+    list.emplace_back("total-sideways", settings.hill.total_sideways ? 1 : 0);
+  if (settings.algorithm == A::first_choice)
+    list.emplace_back("fixed-order", settings.first_choice.fixed_order ? 1 : 0);
   if (settings.algorithm == A::beam)
     list.emplace_back("stochastic", settings.beam.stochastic ? 1 : 0);
   if (settings.algorithm == A::ga)

@@ -12,25 +12,28 @@ namespace {
 constexpr std::array<algorithm_info, 18> registry{{
     {"hc",
      "steepest-ascent hill climbing: the best of all n(n-1) moves while it is strictly better "
-     "(ties at random); stops at a local minimum or plateau",
+     "(ties at random, or --ties first); stops at a local minimum or plateau",
      "moves made"},
     {"hc-sideways",
-     "hill climbing that also takes equal moves, up to --sideways in a row (default 100)",
+     "hill climbing that also takes equal moves, up to --sideways in a row (default 100; "
+     "--sideways-limit total counts them all)",
      "moves made"},
     {"hc-restart",
      "hill climbing with sideways moves, restarting from a fresh random board when stuck",
      "moves made, over all restarts"},
     {"first-choice",
-     "first-choice hill climbing: neighbours in random order, the first strictly better taken",
+     "first-choice hill climbing: neighbours in random order (--order fixed: column by column), "
+     "the first strictly better taken",
      "moves made"},
     {"min-conflicts",
      "permutation min-conflicts for huge n (Sosic-Gu QS4 style); --variant column: the textbook "
      "version (a random attacked queen to its least-attacked row, --restarts R)",
      "permutation: candidate rows drawn + swaps tried; column: queens picked"},
     {"sa",
-     "simulated annealing: random neighbour, worse moves taken with probability exp(-d/T); "
-     "T0 = n^2, cooling 0.95 per step, floor 0.01, 50,000 steps",
-     "neighbours tried"},
+     "simulated annealing: random neighbour taken with probability min(1, exp(-d/T)), so equal "
+     "moves always (--reject-equal: never); T0 = n^2, cooling 0.95 per neighbour tried "
+     "(--cooling-per move: per move taken, the tutorial's loop), floor 0.01, 50,000 steps",
+     "neighbours tried (--cooling-per move: moves taken)"},
     {"random", "a fresh random board every step (1,000,000 by default)", "boards drawn"},
     {"random-opt", "one random queen to a random row per step, kept unless worse",
      "neighbours tried"},
