@@ -111,8 +111,9 @@ struct block_climb {
       block.each([&](unsigned t) {  // one draw unless the move is unique or the first is wanted, as
                                     // on the CPU
         if (t == 0)
-          s.pick = total == 1 || job.settings.hill.first_tie
-                       ? 0
+          s.pick = job.settings.hill.ties == tie_rule::first || total == 1 ? 0
+                   : job.settings.hill.ties == tie_rule::last
+                       ? total - 1
                        : rng.below(static_cast<std::uint32_t>(total));
       });
       block.each([&](unsigned t) {  // the thread whose ties hold the pick finds the move
@@ -138,6 +139,7 @@ struct block_climb {
           s.sideways = 0;
         relocate(b, s.move_col, s.move_row);
         s.cost = static_cast<index_t>(static_cast<std::int64_t>(s.cost) + best);
+        if (best == 0 && job.settings.hill.plateau_jump) s.cost = random_jumps(b, rng, 1, s.cost);
         ++s.steps;
         s.stopped = must_stop(s, run);
       });

@@ -39,6 +39,52 @@ TEST(CliBatch, JsonHasTheDocumentedFieldsAndIgnoresThreads) {
   EXPECT_EQ(without_timings(record), without_timings(nlohmann::json::parse(two.out)));
 }
 
+// The seeds' settings are options, each reported among the parameters, and one flag gives the
+// report's GA.
+TEST(CliBatch, SeedRulesAreOptionsAndShowInTheParameters) {
+  scratch_dir dir;
+  const auto parameters = [&](std::vector<std::string> args) {
+    std::vector<std::string> line = {"batch", "-n",   "8",        "--runs", "20",
+                                     "-f",    "json", "--device", "cpu"};
+    line.insert(line.end(), args.begin(), args.end());
+    const auto r = run_cli(dir, line);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out)["parameters"] : nlohmann::json{};
+  };
+  const auto sa = parameters({"--algo", "sa"});
+  EXPECT_EQ(sa["accept-equal"], 1);
+  EXPECT_EQ(sa["cool-per-move"], 0);
+  const auto strict = parameters({"--algo", "sa", "--reject-equal", "--cooling-per", "move"});
+  EXPECT_EQ(strict["accept-equal"], 0);
+  EXPECT_EQ(strict["cool-per-move"], 1);
+  const auto hc = parameters(
+      {"--algo", "hc-sideways", "--ties", "last", "--sideways-limit", "total", "--plateau-jump"});
+  EXPECT_EQ(hc["ties"], 2);
+  EXPECT_EQ(hc["total-sideways"], 1);
+  EXPECT_EQ(hc["plateau-jump"], 1);
+  EXPECT_EQ(parameters({"--algo", "first-choice", "--order", "fixed"})["fixed-order"], 1);
+  const auto report = parameters({"--algo", "ga", "--preset", "report"});
+  EXPECT_EQ(report["population"], 128);
+  EXPECT_EQ(report["leader-selection"], 1);
+  EXPECT_DOUBLE_EQ(report["mutation-step"].get<double>(), 0.05);
+  EXPECT_EQ(report["elite"], 0);
+  // Options given with the preset override it.
+  EXPECT_EQ(parameters({"--algo", "ga", "--preset", "report", "--elite", "2"})["elite"], 2);
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--algo", "hc", "--ties", "often"}, "unknown --ties 'often'"},
+           {{"--algo", "sa", "--accept-equal", "--reject-equal"}, "contradict"},
+           {{"--algo", "sa", "--ties", "first"}, "--ties does not apply to sa"},
+           {{"--algo", "hc", "--preset", "report"}, "--preset does not apply to hc"},
+           {{"--algo", "ga", "--preset", "paper"}, "unknown --preset 'paper'"},
+           {{"--algo", "ga", "--selection", "roulette"}, "unknown --selection"}}) {
+    std::vector<std::string> line = {"batch", "-n", "8", "--runs", "5"};
+    line.insert(line.end(), args.begin(), args.end());
+    const auto r = run_cli(dir, line);
+    EXPECT_EQ(r.code, 2) << args.back();
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
 TEST(CliBatch, TextSummaryWritesAtomicallyToAFile) {
   scratch_dir dir;
   const auto r = run_cli(

@@ -87,11 +87,25 @@ void expect_steepest_move_is_a_best_move(index_t n, std::uint64_t seed) {
         break;
       }
   philox_stream first_rng(seed, 3);
-  const queen_move first = steepest_move(c.view(), first_rng, 2, true);
+  const queen_move first = steepest_move(c.view(), first_rng, 2, tie_rule::first);
   EXPECT_EQ(first.delta, best);
   EXPECT_EQ(first.col, first_col);
   EXPECT_EQ(first.row, first_row);
   EXPECT_EQ(first_rng.next_u32(), philox_stream(seed, 3).next_u32());
+  // --ties last: the last of them.
+  index_t last_col = n;
+  row_t last_row = 0;
+  for (index_t col = 0; col < n; ++col)
+    for (row_t to = 0; to < n; ++to)
+      if (to != c.queen_row[col] && brute_delta(c.queen_row, col, to) == best) {
+        last_col = col;
+        last_row = to;
+      }
+  philox_stream last_rng(seed, 3);
+  const queen_move last = steepest_move(c.view(), last_rng, 2, tie_rule::last);
+  EXPECT_EQ(last.col, last_col);
+  EXPECT_EQ(last.row, last_row);
+  EXPECT_EQ(last_rng.next_u32(), philox_stream(seed, 3).next_u32());
 }
 
 TEST_P(ClimbTest, SteepestMoveIsABestMove) {

@@ -89,7 +89,7 @@ TEST_F(GpuEdges, ScratchChainsMatchTheCpuOnLargeBoards) {
 
 // Settings other than the defaults reach the kernels: restarts, schedules, budgets.
 TEST_F(GpuEdges, NonDefaultSettingsMatchTheCpu) {
-  std::vector<local_search_settings> cases(11);
+  std::vector<local_search_settings> cases(12);
   cases[0].algorithm = A::min_conflicts_column;
   cases[0].column.steps_per_try = 40;
   cases[0].column.restarts = 5;
@@ -106,15 +106,17 @@ TEST_F(GpuEdges, NonDefaultSettingsMatchTheCpu) {
   // The seeds' rules: first ties and a total sideways limit (block chains at 40 queens too),
   // the tutorial's fixed first-choice scan and its per-move annealing loop.
   cases[6].algorithm = A::hc_sideways;
-  cases[6].hill = {5, true, true};
+  cases[6].hill = {5, true, tie_rule::first, false};
   cases[7].algorithm = A::hc_restart;
-  cases[7].hill = {3, true, false};
+  cases[7].hill = {3, false, tie_rule::last, true};  // the case study's climber, restarting
   cases[8].algorithm = A::first_choice;
   cases[8].first_choice.fixed_order = true;
   cases[9].algorithm = A::sa;
   cases[9].annealing.cool_per_move = true;
   cases[10].algorithm = A::hc_memory;
-  cases[10].hill.first_tie = true;
+  cases[10].hill.ties = tie_rule::first;
+  cases[11].algorithm = A::hc_sideways;
+  cases[11].hill = {1000, false, tie_rule::last, true};  // the case study's climber
   for (const auto& settings : cases)
     for (const index_t n : {8, 13, 40}) {
       if (settings.algorithm == A::first_choice && n > 32) continue;  // no GPU chain there

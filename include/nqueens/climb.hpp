@@ -9,7 +9,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "nqueens/lines.hpp"  // diag_line_count
+#include "nqueens/lines.hpp"           // diag_line_count
+#include "nqueens/local_settings.hpp"  // tie_rule
 #include "nqueens/rng.hpp"
 
 namespace nq {
@@ -163,15 +164,15 @@ inline constexpr int steepest_tie_columns = 32;
 /// @brief The steepest-ascent choice over all n(n-1) moves. When the least delta is at most
 /// `max_delta` (which must be below 3), returns one of the moves achieving it, uniformly at
 /// random (one draw unless it is unique; ties numbered column by column, rows ascending), or
-/// with `first_tie` the first of them, drawing nothing. Otherwise draws nothing and returns a move
-/// whose delta exceeds `max_delta`. Needs n >= 2.
+/// with `ties` first or last the first or last of them, drawing nothing. Otherwise draws nothing
+/// and returns a move whose delta exceeds `max_delta`. Needs n >= 2.
 ///
 /// A column's own square has load pairs + 3, i.e. delta 3: including it in the scan changes
 /// nothing at or below `max_delta`, and keeps the scan branch-free. Columns go in chunks of 32:
 /// their deltas first, then the ties, only in chunks that reach the best delta so far.
 template <class Count>
 NQ_HD queen_move steepest_move(climber_view<Count> b, philox_stream& rng, std::int64_t max_delta,
-                               bool first_tie = false) {
+                               tie_rule rule = tie_rule::random) {
   const index_t n = b.n();
   std::int64_t best = INT64_MAX;
   std::uint64_t ties = 0;
@@ -212,7 +213,9 @@ NQ_HD queen_move steepest_move(climber_view<Count> b, philox_stream& rng, std::i
   queen_move move;
   move.delta = best;
   if (best > max_delta) return move;
-  std::uint64_t pick = ties == 1 || first_tie ? 0 : rng.below(static_cast<std::uint32_t>(ties));
+  std::uint64_t pick = rule == tie_rule::first || ties == 1 ? 0
+                       : rule == tie_rule::last             ? ties - 1
+                                                : rng.below(static_cast<std::uint32_t>(ties));
   if (tie_columns <= steepest_tie_columns) {
     int i = 0;
     while (pick >= tie_count[i]) pick -= tie_count[i++];

@@ -51,7 +51,8 @@ NQ_HD void take(climber_view<Count> b, chain_tracker<Observer>& t, const queen_m
 /// @brief hc (max_sideways 0), hc-sideways, and with `restart` hc-restart: move to the best
 /// neighbour while it is strictly better, or equal for up to `max_sideways` moves in a row (or
 /// in all, with `h.total_sideways`); when stuck, stop, or with `restart` start again from a
-/// fresh random board (reported as a step-less row). Ties as `h.first_tie` says. Traces: one
+/// fresh random board (reported as a step-less row). Ties as `h.ties` says; with `h.plateau_jump`
+/// a random queen jumps after every sideways move (counted in the same step). Traces: one
 /// report per move and per restart.
 template <class Count, class Observer>
 NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
@@ -64,7 +65,7 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
   std::uint32_t sideways = 0;
   while (t.may_step()) {
     const std::int64_t acceptable = sideways < max_sideways ? 0 : -1;
-    const queen_move m = steepest_move(b, rng, acceptable, h.first_tie);
+    const queen_move m = steepest_move(b, rng, acceptable, h.ties);
     if (m.delta > acceptable) {
       if (!restart) break;
       t.out.cost = random_board(b, rng);
@@ -78,6 +79,7 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
     else if (!h.total_sideways)
       sideways = 0;
     detail::take(b, t, m);
+    if (m.delta == 0 && h.plateau_jump) t.out.cost = random_jumps(b, rng, 1, t.out.cost);
     t.report();
   }
   return t.finish();
@@ -137,11 +139,11 @@ struct jump_schedule {
 
 /// @brief hc-random-p ({p, 1, p, q}), hc-anneal-p ({p, cooling, p_min, q}) and hc-memory
 /// ({0, 1, 0, q, on_stall}). A step draws one uniform number when p > 0; a hill-climbing step
-/// takes the best strictly improving move, if any (ties as `first_tie` says). Runs until solved or
+/// takes the best strictly improving move, if any (ties as `rule` says). Runs until solved or
 /// the step limit.
 template <class Count, class Observer>
 NQ_HD chain_outcome jump_climb(climber_view<Count> b, philox_stream& rng, jump_schedule s,
-                               bool first_tie, bool random_start, std::uint64_t max_steps,
+                               tie_rule rule, bool random_start, std::uint64_t max_steps,
                                Observer observe) {
   detail::chain_tracker<Observer> t{observe, max_steps};
   t.out.cost = detail::start_board(b, rng, random_start);
@@ -152,7 +154,7 @@ NQ_HD chain_outcome jump_climb(climber_view<Count> b, philox_stream& rng, jump_s
       t.out.cost = random_jumps(b, rng, s.q, t.out.cost);
       ++t.out.steps;
     } else {
-      const queen_move m = steepest_move(b, rng, -1, first_tie);
+      const queen_move m = steepest_move(b, rng, -1, rule);
       if (m.delta < 0) {
         detail::take(b, t, m);
       } else {

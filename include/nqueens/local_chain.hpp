@@ -41,17 +41,17 @@ NQ_HD chain_outcome run_chain_of(climber_view<Count> b, std::uint32_t* order, ph
     return random_opt(b, rng, random_start, max_steps, observe);
   if constexpr (Algorithm == A::hc_random_p) {
     const auto& j = s.random_jump;
-    return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, s.hill.first_tie,
+    return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, s.hill.ties,
                       random_start, max_steps, observe);
   }
   if constexpr (Algorithm == A::hc_anneal_p) {
     const auto& j = s.annealed_jump;
-    return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true},
-                      s.hill.first_tie, random_start, max_steps, observe);
+    return jump_climb(b, rng, jump_schedule{j.p, j.cooling, j.p_min, j.q, false, true}, s.hill.ties,
+                      random_start, max_steps, observe);
   }
   if constexpr (Algorithm == A::hc_memory)
-    return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false},
-                      s.hill.first_tie, random_start, max_steps, observe);
+    return jump_climb(b, rng, jump_schedule{0.0, 1.0, 0.0, s.memory.q, true, false}, s.hill.ties,
+                      random_start, max_steps, observe);
   return chain_outcome{};
 }
 

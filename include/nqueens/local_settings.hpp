@@ -10,15 +10,25 @@
 
 namespace nq {
 
+/// @brief Which of equally good best moves a steepest step takes, numbered column by column
+/// (left to right), rows top to bottom.
+enum class tie_rule : std::uint8_t {
+  random,  ///< uniformly at random (one draw)
+  first,   ///< the first (the Haskell article's, the Python program's)
+  last,    ///< the last (the case study's scan keeps the last move at least as good)
+};
+
 /// @brief hc, hc-sideways and hc-restart: steepest-ascent hill climbing.
 struct hill_climbing_settings {
   std::uint32_t max_sideways = 100;  ///< sideways moves allowed (hc-sideways, hc-restart)
   /// The sideways limit counts every sideways move of a climb (the Haskell article's rule),
   /// not only consecutive ones; a restart starts a new count either way.
   bool total_sideways = false;
-  /// Among equally good best moves take the first (columns left to right, rows top to
-  /// bottom) rather than a uniformly random one. Every steepest-move algorithm reads it.
-  bool first_tie = false;
+  /// Among equally good best moves. Every steepest-move algorithm reads it.
+  tie_rule ties = tie_rule::random;
+  /// After each sideways move one random queen moves to a random row (possibly its own): the
+  /// case study's escape from plateaus. hc-sideways and hc-restart.
+  bool plateau_jump = false;
 };
 
 /// @brief first-choice: the order neighbours are tried in.
@@ -82,6 +92,14 @@ struct genetic_settings {
   double equal_parent_mutation = 1.0;  ///< the mutation probability when both parents are equal
   std::uint32_t elite = 1;             ///< best individuals copied unchanged
   bool permutation = false;            ///< permutation encoding: order crossover, swap mutation
+  /// Selection by leaders (the Python report's): each generation the population is cut into
+  /// 2n consecutive groups, the best of each is a leader, and both parents are drawn from the
+  /// leaders. false: tournaments of `tournament` contestants.
+  bool leaders = false;
+  /// When > 0, two equal parents raise the run's mutation probability by this much for the rest
+  /// of the run (capped at 1), and the raised probability applies to their children, instead of
+  /// `equal_parent_mutation`.
+  double mutation_step = 0.0;
 };
 
 /// @brief Every local-search algorithm (min-conflicts in its two variants).

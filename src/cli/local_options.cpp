@@ -107,9 +107,16 @@ const parameter table[] = {
      kind::probability, 0, 0, [](const S& s, index_t) { return s.genetic.crossover; },
      [](S& s, double v) { s.genetic.crossover = v; }},
     {"mutation",
-     "ga: probability that a child mutates (default 0.15; 1 when both parents are equal)",
+     "ga: probability that a child mutates (default 0.15; 1 when both parents are equal, "
+     "unless --mutation-step is set)",
      bit(A::ga), kind::probability, 0, 0, [](const S& s, index_t) { return s.genetic.mutation; },
      [](S& s, double v) { s.genetic.mutation = v; }},
+    {"mutation-step",
+     "ga: when both parents are equal, raise the run's mutation probability by this much for "
+     "the rest of the run and use it for their children (default 0: off; the report: 0.05)",
+     bit(A::ga), kind::probability, 0, 0,
+     [](const S& s, index_t) { return s.genetic.mutation_step; },
+     [](S& s, double v) { s.genetic.mutation_step = v; }},
     {"elite", "ga: best individuals copied unchanged (default 1)", bit(A::ga), kind::count, 0, 1e7,
      [](const S& s, index_t) { return double(s.genetic.elite); },
      [](S& s, double v) { s.genetic.elite = static_cast<std::uint32_t>(v); }},
@@ -128,9 +135,12 @@ const word_option words[] = {
     {"ties", bit(A::hc) | bit(A::hc_sideways) | bit(A::hc_restart) | bit(A::hc_random_p) |
                  bit(A::hc_anneal_p) | bit(A::hc_memory)},
     {"sideways-limit", bit(A::hc_sideways) | bit(A::hc_restart)},
+    {"plateau-jump", bit(A::hc_sideways) | bit(A::hc_restart)},
     {"order", bit(A::first_choice)},
     {"stochastic", bit(A::beam)},
     {"encoding", bit(A::ga)},
+    {"selection", bit(A::ga)},
+    {"preset", bit(A::ga)},
     {"generations", bit(A::beam) | bit(A::ga)},
 };
 
@@ -218,18 +228,31 @@ void add_local_options(cxxopts::Options& options) {
       cxxopts::value<std::string>());
   add("ties",
       "hc family, hc-random-p, hc-anneal-p, hc-memory: random (default: a uniformly random "
-      "best move) or first (the first best move, columns left to right, rows top to bottom)",
+      "best move), first or last (the first or last best move, columns left to right, rows "
+      "top to bottom)",
       cxxopts::value<std::string>());
   add("sideways-limit",
       "hc-sideways, hc-restart: consecutive (default: --sideways limits moves in a row) or "
       "total (it limits all sideways moves of a climb, as the Haskell article does)",
       cxxopts::value<std::string>());
+  add("plateau-jump",
+      "hc-sideways, hc-restart: after each sideways move a random queen jumps to a random row "
+      "(the case study's climber: --ties last --plateau-jump --sideways 4294967295)");
   add("order",
       "first-choice: random (default: neighbours in a fresh random order each step) or fixed "
       "(columns left to right, rows top to bottom, as the tutorial scans)",
       cxxopts::value<std::string>());
   add("stochastic", "beam: draw successors with probability by fitness");
   add("encoding", "ga: column (default: one row per column) or permutation",
+      cxxopts::value<std::string>());
+  add("selection",
+      "ga: tournament (default: --tournament contestants per parent) or leaders (the report's: "
+      "the best of each of 2n consecutive groups are leaders; parents are drawn from them)",
+      cxxopts::value<std::string>());
+  add("preset",
+      "ga: report (the Python report's setup: population 2 n^2, leaders, crossover 0.9, "
+      "mutation 0.15, --mutation-step 0.05, no elite, 10,000 generations); options given too "
+      "override it",
       cxxopts::value<std::string>());
   add("generations", "beam, ga: the step limit (default 1000)", cxxopts::value<std::string>());
 }
@@ -250,6 +273,19 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
                                           local_algorithm algorithm, index_t n) {
   S settings;
   settings.algorithm = algorithm;
+  if (args.count("preset")) {
+    check_reader("preset", bit(A::ga), algorithm);
+    const auto preset = args["preset"].as<std::string>();
+    if (preset != "report")
+      throw usage_error("unknown --preset '" + preset + "' (expected report)");
+    auto& g = settings.genetic;
+    g.population = static_cast<std::uint32_t>(std::min<std::uint64_t>(2 * n * n, 10000000));
+    g.leaders = true;
+    g.crossover = 0.9;
+    g.mutation = 0.15;
+    g.mutation_step = 0.05;
+    g.elite = 0;
+  }
   for (const auto& p : table) {
     const std::string key = option_key(p.name);
     if (!args.count(key)) continue;
@@ -270,9 +306,19 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
     return value == second;
   };
   settings.annealing.cool_per_move = choice("cooling-per", "neighbour", "move");
-  settings.hill.first_tie = choice("ties", "random", "first");
+  if (args.count("ties")) {
+    const auto ties = args["ties"].as<std::string>();
+    if (ties != "random" && ties != "first" && ties != "last")
+      throw usage_error("unknown --ties '" + ties + "' (expected random, first or last)");
+    settings.hill.ties = ties == "first"  ? tie_rule::first
+                         : ties == "last" ? tie_rule::last
+                                          : tie_rule::random;
+  }
+  settings.hill.plateau_jump = args.count("plateau-jump") > 0;
   settings.hill.total_sideways = choice("sideways-limit", "consecutive", "total");
   settings.first_choice.fixed_order = choice("order", "random", "fixed");
+  if (args.count("selection"))
+    settings.genetic.leaders = choice("selection", "tournament", "leaders");
   settings.beam.stochastic = args.count("stochastic") > 0;
   if (args.count("encoding")) {
     const auto encoding = args["encoding"].as<std::string>();
@@ -324,7 +370,11 @@ cxxopts::ParseResult parse_local_command_line(cxxopts::Options& options, int arg
 }
 
 void read_generations(const cxxopts::ParseResult& args, search_limits& limits) {
-  if (!args.count("generations")) return;
+  if (!args.count("generations")) {
+    // The report ran its GA for up to 10,000 generations.
+    if (args.count("preset") && !args.count("max-steps")) limits.max_steps = 10000;
+    return;
+  }
   if (args.count("max-steps"))
     throw usage_error("--generations and --max-steps both set the step limit: give one");
   limits.max_steps = parse_positive("--generations", args["generations"].as<std::string>());
@@ -367,15 +417,19 @@ std::vector<std::pair<std::string, double>> local_parameters(const local_search_
     list.emplace_back("accept-equal", settings.annealing.accept_equal ? 1 : 0);
     list.emplace_back("cool-per-move", settings.annealing.cool_per_move ? 1 : 0);
   }
-  if (reads("ties")) list.emplace_back("first-tie", settings.hill.first_tie ? 1 : 0);
-  if (reads("sideways-limit"))
+  if (reads("ties")) list.emplace_back("ties", static_cast<double>(settings.hill.ties));
+  if (reads("sideways-limit")) {
     list.emplace_back("total-sideways", settings.hill.total_sideways ? 1 : 0);
+    list.emplace_back("plateau-jump", settings.hill.plateau_jump ? 1 : 0);
+  }
   if (settings.algorithm == A::first_choice)
     list.emplace_back("fixed-order", settings.first_choice.fixed_order ? 1 : 0);
   if (settings.algorithm == A::beam)
     list.emplace_back("stochastic", settings.beam.stochastic ? 1 : 0);
-  if (settings.algorithm == A::ga)
+  if (settings.algorithm == A::ga) {
     list.emplace_back("permutation-encoding", settings.genetic.permutation ? 1 : 0);
+    list.emplace_back("leader-selection", settings.genetic.leaders ? 1 : 0);
+  }
   return list;
 }
 

@@ -1,4 +1,5 @@
-// The genetic algorithm: tournament selection, crossover, mutation and elitism, on the column
+// The genetic algorithm: tournament (or leader) selection, crossover, mutation and elitism, on
+// the column
 // encoding (any rows; single-point crossover, one gene set to a random row) or the permutation
 // encoding (order crossover, swap mutation).
 
@@ -39,6 +40,20 @@ std::size_t tournament(const population& pop, std::uint32_t size, philox_stream&
     if (pop.cost[contestant] < pop.cost[winner]) winner = contestant;
   }
   return winner;
+}
+
+/// Selection by leaders: the best (first best) of each of `groups` consecutive, nearly equal
+/// parts of the population.
+std::vector<std::size_t> group_leaders(const population& pop, std::size_t groups) {
+  std::vector<std::size_t> leaders(groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t begin = g * pop.size() / groups, end = (g + 1) * pop.size() / groups;
+    std::size_t best = begin;
+    for (std::size_t i = begin + 1; i < end; ++i)
+      if (pop.cost[i] < pop.cost[best]) best = i;
+    leaders[g] = best;
+  }
+  return leaders;
 }
 
 /// Order crossover (OX1): the child keeps `a` on [lo, hi) and takes the other rows in the order
@@ -93,16 +108,23 @@ chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox
   std::vector<std::size_t> rank(size);
   std::vector<char> used(n);
   const std::size_t elite = std::min<std::size_t>(settings.elite, size);
+  double escalated = settings.mutation;
+  std::vector<std::size_t> leaders;
+  const auto parent = [&] {
+    if (!settings.leaders) return tournament(pop, settings.tournament, rng);
+    return leaders[rng.below(static_cast<std::uint32_t>(leaders.size()))];
+  };
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
     std::iota(rank.begin(), rank.end(), std::size_t{0});
     std::stable_sort(rank.begin(), rank.end(),
                      [&](std::size_t a, std::size_t b) { return pop.cost[a] < pop.cost[b]; });
+    if (settings.leaders) leaders = group_leaders(pop, std::min<std::size_t>(2 * n, size));
     std::size_t filled = 0;
     for (; filled < elite; ++filled)
       std::copy_n(pop.individual(rank[filled]), n, next.individual(filled));
     while (filled < size) {
-      const row_t* a = pop.individual(tournament(pop, settings.tournament, rng));
-      const row_t* b = pop.individual(tournament(pop, settings.tournament, rng));
+      const row_t* a = pop.individual(parent());
+      const row_t* b = pop.individual(parent());
       const bool equal = std::equal(a, a + n, b);
       row_t* first = next.individual(filled);
       row_t* second = filled + 1 < size ? next.individual(filled + 1) : nullptr;
@@ -130,7 +152,11 @@ chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox
         std::copy(a, a + n, first);
         std::copy(b, b + n, second);
       }
-      const double mutation = equal ? settings.equal_parent_mutation : settings.mutation;
+      double mutation = equal ? settings.equal_parent_mutation : settings.mutation;
+      if (settings.mutation_step > 0.0) {
+        if (equal) escalated = std::min(1.0, escalated + settings.mutation_step);
+        mutation = escalated;
+      }
       for (row_t* child : {first, second})
         if (rng.uniform() < mutation) mutate(child, n, perm, rng);
       filled += 2;
