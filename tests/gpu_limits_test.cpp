@@ -89,7 +89,7 @@ TEST_F(GpuEdges, ScratchChainsMatchTheCpuOnLargeBoards) {
 
 // Settings other than the defaults reach the kernels: restarts, schedules, budgets.
 TEST_F(GpuEdges, NonDefaultSettingsMatchTheCpu) {
-  std::vector<local_search_settings> cases(12);
+  std::vector<local_search_settings> cases(13);
   cases[0].algorithm = A::min_conflicts_column;
   cases[0].column.steps_per_try = 40;
   cases[0].column.restarts = 5;
@@ -117,6 +117,8 @@ TEST_F(GpuEdges, NonDefaultSettingsMatchTheCpu) {
   cases[10].hill.ties = tie_rule::first;
   cases[11].algorithm = A::hc_sideways;
   cases[11].hill = {1000, false, tie_rule::last, true};  // the case study's climber
+  cases[12].algorithm = A::random_opt;
+  cases[12].random_opt.sweep = true;
   for (const auto& settings : cases)
     for (const index_t n : {8, 13, 40}) {
       if (settings.algorithm == A::first_choice && n > 32) continue;  // no GPU chain there

@@ -533,6 +533,51 @@ TEST(Statistics, TheCaseStudysClimberMatchesAPlainImplementation) {
   expect_same_distribution(ours, plain);
 }
 
+/// The Python program's optimised random search written plainly: each iteration gives every
+/// column in turn a random row, undone when the cost rises.
+plain_outcome plain_sweeping_random(int n, int max_sweeps, std::mt19937_64& gen) {
+  std::uniform_int_distribution<int> any(0, n - 1);
+  std::vector<row_t> rows(static_cast<std::size_t>(n));
+  for (auto& r : rows) r = static_cast<row_t>(any(gen));
+  auto cost = test::brute_force_pairs(rows);
+  int sweeps = 0;
+  while (cost > 0 && sweeps < max_sweeps) {
+    for (std::size_t col = 0; col < rows.size() && cost > 0; ++col) {
+      const row_t old = rows[col];
+      rows[col] = static_cast<row_t>(any(gen));
+      const auto c = test::brute_force_pairs(rows);
+      if (c > cost)
+        rows[col] = old;
+      else
+        cost = c;
+    }
+    ++sweeps;
+  }
+  return {cost == 0, sweeps};
+}
+
+TEST(Statistics, SweepingRandomSearchMatchesThePythonProgramsLoop) {
+  std::mt19937_64 gen(21);
+  sample plain;
+  for (int i = 0; i < 3000; ++i) {
+    const auto r = plain_sweeping_random(8, 1000, gen);
+    plain.add(r.solved, r.steps);
+  }
+  auto s = settings_for(A::random_opt);
+  s.random_opt.sweep = true;
+  local_workspace workspace(8, s);
+  sample ours;
+  for (std::uint64_t i = 0; i < 10000; ++i) {
+    local_run run;
+    run.seed = 22;
+    run.stream = i;
+    run.limits.max_steps = 1000;
+    const auto out = workspace.run(run);
+    ours.add(out.solved, static_cast<double>(out.steps));
+  }
+  expect_same_distribution(ours, plain);
+}
+
 /// The tutorial's annealing written plainly: a random square of a random column (its own
 /// included) drawn until accepted with probability min(1, e^(-d/T)); T0 = n^2, x0.95 per move,
 /// floor 0.01, at most `max_moves` moves.

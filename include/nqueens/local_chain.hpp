@@ -38,7 +38,7 @@ NQ_HD chain_outcome run_chain_of(climber_view<Count> b, std::uint32_t* order, ph
   if constexpr (Algorithm == A::random)
     return random_search(b, rng, random_start, max_steps, observe);
   if constexpr (Algorithm == A::random_opt)
-    return random_opt(b, rng, random_start, max_steps, observe);
+    return random_opt(b, rng, s.random_opt.sweep, random_start, max_steps, observe);
   if constexpr (Algorithm == A::hc_random_p) {
     const auto& j = s.random_jump;
     return jump_climb(b, rng, jump_schedule{j.p, 1.0, j.p, j.q, false, false}, s.hill.ties,

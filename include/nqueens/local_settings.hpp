@@ -31,6 +31,13 @@ struct hill_climbing_settings {
   bool plateau_jump = false;
 };
 
+/// @brief random-opt: what a step is.
+struct random_opt_settings {
+  /// One pass over every column (the Python program's iteration), rather than one random
+  /// queen.
+  bool sweep = false;
+};
+
 /// @brief first-choice: the order neighbours are tried in.
 struct first_choice_settings {
   /// Columns left to right, rows top to bottom, from the first column after every move (the
@@ -125,6 +132,7 @@ struct local_search_settings {
   local_algorithm algorithm = local_algorithm::hc;
   hill_climbing_settings hill;
   first_choice_settings first_choice;
+  random_opt_settings random_opt;
   column_min_conflicts_settings column;
   annealing_settings annealing;
   random_jump_settings random_jump;

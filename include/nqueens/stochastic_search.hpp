@@ -91,14 +91,29 @@ NQ_HD chain_outcome random_search(climber_view<Count> b, philox_stream& rng, boo
 }
 
 /// @brief random-opt: every step moves one random queen to a random other row and keeps the
-/// move unless it is worse.
+/// move unless it is worse. With `sweep` (the Python program's iteration) a step visits every
+/// column in order, moving its queen to a random row (possibly its own, one draw) and keeping
+/// the move unless it is worse; the run ends at the first solved board, mid-sweep too.
 template <class Count, class Observer>
-NQ_HD chain_outcome random_opt(climber_view<Count> b, philox_stream& rng, bool random_start,
-                               std::uint64_t max_steps, Observer observe) {
+NQ_HD chain_outcome random_opt(climber_view<Count> b, philox_stream& rng, bool sweep,
+                               bool random_start, std::uint64_t max_steps, Observer observe) {
   detail::chain_tracker<Observer> t{observe, max_steps};
   t.out.cost = detail::start_board(b, rng, random_start);
   if (!t.report()) return t.finish();
-  while (t.may_step()) {
+  const auto n = static_cast<std::uint32_t>(b.n());
+  while (sweep && t.may_step()) {
+    for (index_t col = 0; col < n && t.out.cost != 0; ++col) {
+      const auto row = static_cast<row_t>(rng.below(n));
+      if (row == b.queen_row[col]) continue;
+      const std::int64_t delta = relocation_delta(b, col, row);
+      if (delta > 0) continue;
+      relocate(b, col, row);
+      t.out.cost = static_cast<index_t>(static_cast<std::int64_t>(t.out.cost) + delta);
+    }
+    ++t.out.steps;
+    t.report();
+  }
+  while (!sweep && t.may_step()) {
     const queen_move m = detail::random_neighbour(b, rng);
     if (m.delta <= 0) {
       detail::take(b, t, m);

@@ -137,6 +137,7 @@ const word_option words[] = {
     {"sideways-limit", bit(A::hc_sideways) | bit(A::hc_restart)},
     {"plateau-jump", bit(A::hc_sideways) | bit(A::hc_restart)},
     {"order", bit(A::first_choice)},
+    {"step", bit(A::random_opt)},
     {"stochastic", bit(A::beam)},
     {"encoding", bit(A::ga)},
     {"selection", bit(A::ga)},
@@ -238,6 +239,10 @@ void add_local_options(cxxopts::Options& options) {
   add("plateau-jump",
       "hc-sideways, hc-restart: after each sideways move a random queen jumps to a random row "
       "(the case study's climber: --ties last --plateau-jump --sideways 4294967295)");
+  add("step",
+      "random-opt: queen (default: one random queen per step) or sweep (every column in turn "
+      "per step, as the Python program's iteration; one sweep is about n queen steps)",
+      cxxopts::value<std::string>());
   add("order",
       "first-choice: random (default: neighbours in a fresh random order each step) or fixed "
       "(columns left to right, rows top to bottom, as the tutorial scans)",
@@ -317,6 +322,7 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
   settings.hill.plateau_jump = args.count("plateau-jump") > 0;
   settings.hill.total_sideways = choice("sideways-limit", "consecutive", "total");
   settings.first_choice.fixed_order = choice("order", "random", "fixed");
+  settings.random_opt.sweep = choice("step", "queen", "sweep");
   if (args.count("selection"))
     settings.genetic.leaders = choice("selection", "tournament", "leaders");
   settings.beam.stochastic = args.count("stochastic") > 0;
@@ -424,6 +430,8 @@ std::vector<std::pair<std::string, double>> local_parameters(const local_search_
   }
   if (settings.algorithm == A::first_choice)
     list.emplace_back("fixed-order", settings.first_choice.fixed_order ? 1 : 0);
+  if (settings.algorithm == A::random_opt)
+    list.emplace_back("sweep", settings.random_opt.sweep ? 1 : 0);
   if (settings.algorithm == A::beam)
     list.emplace_back("stochastic", settings.beam.stochastic ? 1 : 0);
   if (settings.algorithm == A::ga) {

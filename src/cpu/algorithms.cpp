@@ -35,8 +35,10 @@ constexpr std::array<algorithm_info, 18> registry{{
      "(--cooling-per move: per move taken, the tutorial's loop), floor 0.01, 50,000 steps",
      "neighbours tried (--cooling-per move: moves taken)"},
     {"random", "a fresh random board every step (1,000,000 by default)", "boards drawn"},
-    {"random-opt", "one random queen to a random row per step, kept unless worse",
-     "neighbours tried"},
+    {"random-opt",
+     "one random queen to a random row per step, kept unless worse (--step sweep: every column "
+     "in turn per step)",
+     "neighbours tried (--step sweep: sweeps)"},
     {"hc-random-p",
      "hill climbing where, with probability --p (0.23), --q (2) random queens jump instead",
      "iterations (hill-climbing steps and jumps)"},
