@@ -110,15 +110,17 @@ bool without_gpu(const scratch_dir& dir) {
 TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   scratch_dir dir;
   if (!without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
-  const auto gpu = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "--device", "gpu"});
+  const auto gpu =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device", "gpu"});
   EXPECT_EQ(gpu.code, 3);
   EXPECT_NE(gpu.err.find("no CUDA device available"), std::string::npos) << gpu.err;
   EXPECT_TRUE(gpu.out.empty());
-  const auto automatic = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-f", "json"});
+  const auto automatic =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "-f", "json"});
   EXPECT_EQ(automatic.code, 0);
   EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
   EXPECT_EQ(nlohmann::json::parse(automatic.out)["device"], "cpu");
-  const auto quiet = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-q"});
+  const auto quiet = run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "-q"});
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
   const auto solve = run_cli(
       dir, {"solve", "-n", "8", "--algo", "hc", "--chains", "64", "--device", "gpu", "-f", "json"});
@@ -208,6 +210,19 @@ TEST(CliShell, AnswersAScriptedSession) {
   for (int row = 0; row < 8 && std::getline(grid, line); ++row)
     for (std::size_t c = 0; c < 8; ++c) per_column[c] += line.size() > 2 * c && line[2 * c] == 'Q';
   EXPECT_EQ(per_column, std::vector<int>(8, 1));
+}
+
+TEST(CliBatch, JsonHasNullMeansForNoRuns) {
+  scratch_dir dir;
+  // hc-restart runs until it solves: no failed run, so no failure mean.
+  const auto r = run_cli(dir, {"batch", "-n", "8", "--algo", "hc-restart", "--runs", "20", "-f",
+                               "json", "--device", "cpu"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto record = nlohmann::json::parse(r.out);
+  ASSERT_EQ(record["solved"], 20);
+  EXPECT_TRUE(record["mean_steps_failure"].is_null()) << record;
+  EXPECT_TRUE(record["median_steps_failure"].is_null()) << record;
+  EXPECT_TRUE(record["mean_steps_success"].is_number()) << record;
 }
 
 TEST(CliShell, ReportsBadCommandsAndCarriesOn) {

@@ -148,12 +148,25 @@ TEST(Cli, LimitsEndTheSearchWithExitOne) {
   EXPECT_TRUE(dir.files().empty()) << "no partial board for an unsolved run";
 }
 
+TEST(Cli, MemoryLimitTakesDecimalSizes) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"solve", "-n", "8", "--memory-limit", "1.5G", "-f", "summary"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto tight = run_cli(dir, {"solve", "-n", "1e6", "--memory-limit", "0.5K"});
+  EXPECT_EQ(tight.code, 3);
+  EXPECT_NE(tight.err.find("512 bytes is allowed"), std::string::npos) << tight.err;
+}
+
 TEST(Cli, VerifyNamesTheFirstClash) {
   scratch_dir dir;
   const auto r = run_cli(dir, {"verify"}, "1 2 3 4\n");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out,
             "n=4: invalid, 6 attacking pairs; first clash: columns 1 and 2 share a diagonal\n");
+  const auto anti = run_cli(dir, {"verify"}, "1 3 2\n");
+  EXPECT_EQ(
+      anti.out,
+      "n=3: invalid, 1 attacking pair; first clash: columns 2 and 3 share an anti-diagonal\n");
   const auto json = run_cli(dir, {"verify", "--json"}, "2 4 1 1\n");
   EXPECT_EQ(json.code, 1);
   const auto report = nlohmann::json::parse(json.out);

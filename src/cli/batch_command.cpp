@@ -103,7 +103,7 @@ batch_request parse_request(int argc, char** argv) {
   // clang-format off
   options.add_options()
       ("n,queens", "number of queens", cxxopts::value<std::string>())
-      ("a,algo", "algorithm: a local search from `nqueens algorithms`", cxxopts::value<std::string>()->default_value("hc"))
+      ("a,algo", "algorithm (required): a local search from `nqueens algorithms`", cxxopts::value<std::string>())
       ("r,runs", "independent runs", cxxopts::value<std::string>()->default_value("1000"))
       ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
       ("s,seed", "random seed; run i uses stream (seed, i)", cxxopts::value<std::string>()->default_value("1"))
@@ -122,6 +122,9 @@ batch_request parse_request(int argc, char** argv) {
   if (args.count("help")) throw help_requested(local_help(options.help()));
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
   batch_request request;
+  if (!args.count("algo"))
+    throw usage_error(
+        "missing --algo: which local search? e.g. --algo hc (see nqueens algorithms)");
   request.n = parse_board_size(args["queens"].as<std::string>());
   const std::string name = args["algo"].as<std::string>();
   const auto algorithm = select_local_algorithm(name, args);

@@ -31,10 +31,14 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
   r["success_rate"] = stats.success_rate;
   r["success_rate_low"] = stats.success_low;
   r["success_rate_high"] = stats.success_high;
-  r["mean_steps_success"] = stats.success.mean;
-  r["median_steps_success"] = stats.success.median;
-  r["mean_steps_failure"] = stats.failure.mean;
-  r["median_steps_failure"] = stats.failure.median;
+  // No solved (or no failed) run has no mean: null, as the text says "none".
+  const auto or_null = [](const step_summary& s, double value) {
+    return s.runs ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+  };
+  r["mean_steps_success"] = or_null(stats.success, stats.success.mean);
+  r["median_steps_success"] = or_null(stats.success, stats.success.median);
+  r["mean_steps_failure"] = or_null(stats.failure, stats.failure.mean);
+  r["median_steps_failure"] = or_null(stats.failure, stats.failure.median);
   r["restarts"] = stats.restarts;
   r["mean_restarts"] = stats.mean_restarts;
   r["max_steps"] = settings.limits.max_steps ? settings.limits.max_steps
