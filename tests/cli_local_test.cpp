@@ -225,6 +225,57 @@ TEST(CliBatch, JsonHasNullMeansForNoRuns) {
   EXPECT_TRUE(record["mean_steps_success"].is_number()) << record;
 }
 
+TEST(CliShell, TakesEveryOptionOfSolveAndBatch) {
+  scratch_dir dir;
+  const std::string script =
+      "new 8 3\n"
+      "batch hc --runs 5 --threads 1\n"
+      "batch hc 7 -f json\n"
+      "run hc-sideways --trace x.csv --seed 4\n"
+      "run hc --max-steps 2 -f json\n"
+      "run hc --help\n"
+      "board 1 3 2\n";
+  const auto r = run_cli(dir, {"shell"}, script);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("hc on n=8: 5 runs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"runs\":7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hc-sideways: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"algorithm\":\"hc\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--max-steps"), std::string::npos) << "run --help prints solve's options";
+  EXPECT_NE(r.out.find("3 queens, 1 attacking pair\n"), std::string::npos) << r.out;
+  const auto trace = test::slurp(dir / "x.csv");
+  EXPECT_EQ(trace.rfind("step,restarts,cost\n0,0,", 0), 0u) << trace;
+  // n comes from the board.
+  const auto twice = run_cli(dir, {"shell"}, "new 8\nrun hc -n 9\n");
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("the board sets n"), std::string::npos) << twice.err;
+}
+
+TEST(CliShell, VerboseRunNarratesEachStepAndWhyItStopped) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, "new 8 1\nrun hc --verbose --max-steps 2\n");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("  start board: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  step 1: "), std::string::npos) << r.out;
+  const bool stopped_by_limit =
+      r.out.find("  stopped: no solution found within the step limit (2 steps)") !=
+      std::string::npos;
+  const bool solved = r.out.find("hc: solved") != std::string::npos;
+  const bool stuck = r.out.find("(no move lowers the cost") != std::string::npos;
+  EXPECT_TRUE(stopped_by_limit || solved || stuck) << r.out;
+  // The sideways limit, reached with --sideways 0 only when the climber meets a plateau.
+  bool saw_limit = false, saw_no_move = false;
+  for (int seed = 1; seed < 30 && !(saw_limit && saw_no_move); ++seed) {
+    const auto s =
+        run_cli(dir, {"shell"},
+                "new 8 " + std::to_string(seed) + "\nrun hc-sideways --sideways 1 --verbose\n");
+    saw_limit |= s.out.find("(the sideways limit: 1 sideways move") != std::string::npos;
+    saw_no_move |= s.out.find("(no move keeps or lowers the cost)") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_limit);
+}
+
 TEST(CliShell, ReportsBadCommandsAndCarriesOn) {
   scratch_dir dir;
   const auto r = run_cli(dir, {"shell"}, "show\nfly\nnew 6 1\nrun sa --cooling 2\nrun hc\n");

@@ -142,10 +142,40 @@ TEST(Cli, LimitsEndTheSearchWithExitOne) {
   const auto board = run_cli(dir, {"verify", "--json"}, r.out);
   EXPECT_EQ(board.code, 1);
   EXPECT_EQ(nlohmann::json::parse(board.out)["conflicts"], record["conflicts"]);
+}
+
+TEST(Cli, AnUnsolvedRunShowsTheBoardItWasLeftWith) {
+  scratch_dir dir;
+  // The board formats print the stuck board, as a solved one, and exit 1.
   const auto grid =
       run_cli(dir, {"solve", "-n", "100", "-f", "grid", "--max-steps", "5", "-o", "g.txt"});
   EXPECT_EQ(grid.code, 1);
-  EXPECT_TRUE(dir.files().empty()) << "no partial board for an unsolved run";
+  const auto record = nlohmann::json::parse(
+      run_cli(dir, {"solve", "-n", "100", "--max-steps", "5", "-f", "json"}).out);
+  const auto check = run_cli(dir, {"verify", "--json", "g.txt"});
+  EXPECT_EQ(check.code, 1) << check.err;
+  EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
+  // A climber stuck on a local minimum: its board, and the pairs left and the first clash.
+  const auto stuck =
+      run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--max-steps", "1", "-f", "positions"});
+  ASSERT_EQ(stuck.code, 1) << stuck.err;
+  const auto again = run_cli(dir, {"verify"}, stuck.out);
+  EXPECT_EQ(again.code, 1);
+  const auto json = nlohmann::json::parse(
+      run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--max-steps", "1", "-f", "json"}).out);
+  const std::string pairs = std::to_string(json["conflicts"].get<int>()) + " attacking pair";
+  EXPECT_NE(again.out.find(pairs), std::string::npos) << again.out;
+  EXPECT_NE(stuck.err.find("within the step limit (1 step)"), std::string::npos) << stuck.err;
+  // An unsolved hc on its own: the pairs left and the first clash on stderr.
+  for (int seed = 1; seed < 40; ++seed) {
+    const auto hc =
+        run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--seed", std::to_string(seed)});
+    if (hc.code == 0) continue;
+    EXPECT_EQ(hc.code, 1);
+    EXPECT_EQ(test::count_lines(hc.out), 8u) << "the stuck 8 x 8 grid";
+    EXPECT_NE(hc.err.find("left, first between columns"), std::string::npos) << hc.err;
+    break;
+  }
 }
 
 TEST(Cli, MemoryLimitTakesDecimalSizes) {
