@@ -69,6 +69,35 @@ TEST(CliBatch, SweepRunsEveryPointOfTheGrid) {
   EXPECT_EQ(test::count_lines(table.out), 8u) << table.out;  // title, header, 6 rows
 }
 
+TEST(CliBatch, SweepsStepLimitsAndQAsAShareOfN) {
+  scratch_dir dir;
+  const auto steps = run_cli(dir, {"batch", "-n", "8", "--algo", "sa", "--runs", "20", "--sweep",
+                                   "max-steps=100:300:100", "-f", "json", "--device", "cpu"});
+  ASSERT_EQ(steps.code, 0) << steps.err;
+  const auto by_steps = nlohmann::json::parse(steps.out);
+  ASSERT_EQ(by_steps.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(by_steps[i]["max_steps"], 100 * (i + 1));
+    if (by_steps[i]["solved"] != 20) {
+      EXPECT_EQ(by_steps[i]["median_steps_failure"], 100 * (i + 1)) << by_steps[i];
+    }
+  }
+  // q = 10%, 15%, ... 30% of 20 queens: 2 to 6.
+  const auto share = run_cli(dir, {"batch", "-n", "20", "--algo", "hc-random-p", "--runs", "5",
+                                   "--sweep", "q=10%:30%:5%", "-f", "json", "--device", "cpu"});
+  ASSERT_EQ(share.code, 0) << share.err;
+  const auto by_share = nlohmann::json::parse(share.out);
+  ASSERT_EQ(by_share.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(by_share[i]["parameters"]["q"], 2 + i);
+  const auto twice = run_cli(
+      dir, {"batch", "-n", "8", "--algo", "sa", "--sweep", "max-steps=1:3", "--max-steps", "5"});
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("both set the step limit"), std::string::npos) << twice.err;
+  const auto not_q = run_cli(dir, {"batch", "-n", "8", "--algo", "sa", "--sweep", "t0=1%:2%"});
+  EXPECT_EQ(not_q.code, 2);
+  EXPECT_NE(not_q.err.find("only q takes a share of n"), std::string::npos) << not_q.err;
+}
+
 TEST(CliBatch, RunsCsvHasEveryRunAndRunZeroIsSolve) {
   scratch_dir dir;
   const auto r =
