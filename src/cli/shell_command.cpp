@@ -147,18 +147,21 @@ class shell {
     solve.start = board_;
     std::uint64_t restarts = 0;
     index_t last_cost = 0;
+    std::vector<row_t> last_board = board_;
     if (verbose)
       solve.narrate = [&](const trace_row& row) {
+        const std::string cost = count_of(row.cost, "attacking pair");
         if (row.step == 0 || row.restarts != restarts)
           std::printf("  %s board: %s\n", row.step == 0 ? "start" : "restart, a fresh",
-                      count_of(row.cost, "attacking pair").c_str());
+                      cost.c_str());
         else
-          std::printf("  step %llu: %s (%+lld)%s\n", static_cast<unsigned long long>(row.step),
-                      count_of(row.cost, "attacking pair").c_str(),
+          std::printf("  step %llu: %s%s (%+lld)%s\n", static_cast<unsigned long long>(row.step),
+                      moves(last_board, row.queen_row).c_str(), cost.c_str(),
                       static_cast<long long>(row.cost) - static_cast<long long>(last_cost),
-                      row.cost == last_cost ? ", a sideways move" : "");
+                      row.cost == last_cost ? ", sideways" : "");
         restarts = row.restarts;
         last_cost = row.cost;
+        if (row.queen_row) last_board.assign(row.queen_row, row.queen_row + n());
       };
     run_solve_in_shell(command_line("run", name, rest), solve);
     if (!solution_exists(n())) throw usage_error("no solution exists for n=" + std::to_string(n()));
@@ -170,6 +173,18 @@ class shell {
                 static_cast<unsigned long long>(result.restarts), result.seconds);
     if (verbose && !result.solved) std::printf("  stopped: %s\n", solve.stop_reason.c_str());
     show();
+  }
+
+  /// The queens that moved from `before` to `after` ("column 3 row 5 -> 2, "), when the
+  /// algorithm shows its board (beam and ga do not).
+  std::string moves(const std::vector<row_t>& before, const row_t* after) const {
+    if (!after) return "";
+    std::string text;
+    for (index_t col = 0; col < n(); ++col)
+      if (before[col] != after[col])
+        text += "column " + std::to_string(col + 1) + " row " + std::to_string(before[col] + 1) +
+                " -> " + std::to_string(after[col] + 1) + ", ";
+    return text.empty() ? "no queen moved, " : text;
   }
 
   /// `words` as the command line of solve or batch on this board: -n N --algo ALGO, then the
