@@ -178,6 +178,18 @@ TEST(Cli, AnUnsolvedRunShowsTheBoardItWasLeftWith) {
   }
 }
 
+TEST(Cli, CountsOfOneAreSingular) {
+  scratch_dir dir;
+  // One queen: one step places it, and there is one solution.
+  const auto solve = run_cli(dir, {"solve", "-n", "1", "-f", "summary"});
+  EXPECT_NE(solve.out.find("(seed 1, 1 step, 0 restarts)"), std::string::npos) << solve.out;
+  const auto count = run_cli(dir, {"count", "-n", "1"});
+  EXPECT_EQ(count.out.rfind("n=1: 1 solution (", 0), 0u) << count.out;
+  const auto batch =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "1", "--device", "cpu"});
+  EXPECT_NE(batch.out.find("hc on n=8: 1 run, "), std::string::npos) << batch.out;
+}
+
 TEST(Cli, MemoryLimitTakesDecimalSizes) {
   scratch_dir dir;
   const auto r = run_cli(dir, {"solve", "-n", "8", "--memory-limit", "1.5G", "-f", "summary"});

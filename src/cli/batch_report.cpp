@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/cli_support.hpp"
 #include "cli/local_options.hpp"
 
 namespace nq::cli {
@@ -56,11 +57,11 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
 std::string batch_summary(index_t n, const local_search_settings& algorithm,
                           const batch_stats& stats, const batch_backend& backend) {
   const auto name = algorithm_name(algorithm.algorithm);
-  std::string text = format(
-      "%.*s on n=%llu: %llu runs, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
-      static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(n),
-      static_cast<unsigned long long>(stats.runs), static_cast<unsigned long long>(stats.solved),
-      100 * stats.success_rate, 100 * stats.success_low, 100 * stats.success_high);
+  std::string text =
+      format("%.*s on n=%llu: %s, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
+             static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(n),
+             count_of(stats.runs, "run").c_str(), static_cast<unsigned long long>(stats.solved),
+             100 * stats.success_rate, 100 * stats.success_low, 100 * stats.success_high);
   const auto steps = [](const char* label, const step_summary& s) {
     if (s.runs == 0) return format("  steps when %s: none\n", label);
     return format("  steps when %s: mean %.2f, median %.1f, min %llu, max %llu\n", label, s.mean,

@@ -167,10 +167,9 @@ class shell {
     if (!solution_exists(n())) throw usage_error("no solution exists for n=" + std::to_string(n()));
     const solve_result& result = solve.result;
     if (!result.queen_row.empty()) board_ = result.queen_row;
-    std::printf("%s: %s after %llu steps (%llu restarts, %.3f s)\n", name.c_str(),
-                result.solved ? "solved" : "not solved",
-                static_cast<unsigned long long>(result.steps),
-                static_cast<unsigned long long>(result.restarts), result.seconds);
+    std::printf("%s: %s after %s (%s, %.3f s)\n", name.c_str(),
+                result.solved ? "solved" : "not solved", count_of(result.steps, "step").c_str(),
+                count_of(result.restarts, "restart").c_str(), result.seconds);
     if (verbose && !result.solved) std::printf("  stopped: %s\n", solve.stop_reason.c_str());
     show();
   }

@@ -315,11 +315,11 @@ std::string summary_line(const solve_request& request, const solve_result& resul
           " on the " + report.device;
   else if (request.chain)
     by += " chain " + std::to_string(request.chain);
-  std::snprintf(
-      line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
-      static_cast<unsigned long long>(request.n), outcome, by.c_str(), result.seconds,
-      static_cast<unsigned long long>(request.seed), static_cast<unsigned long long>(result.steps),
-      static_cast<unsigned long long>(result.restarts));
+  std::snprintf(line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %s, %s",
+                static_cast<unsigned long long>(request.n), outcome, by.c_str(), result.seconds,
+                static_cast<unsigned long long>(request.seed),
+                count_of(result.steps, "step").c_str(),
+                count_of(result.restarts, "restart").c_str());
   std::string text = line;
   if (request.chains) text += ", replay with --chain " + std::to_string(request.chain);
   if (!result.solved) text += ", " + count_of(result.conflicts, "attacking pair") + " left";
