@@ -218,7 +218,7 @@ class shell {
       rest.erase(rest.begin());
     }
     auto argv_text = command_line("batch", words[1], rest);
-    argv_text.insert(argv_text.end(), runs.begin(), runs.end());
+    argv_text.insert(argv_text.begin() + 5, runs.begin(), runs.end());  // after -n N --algo A
     // The shell's batches run on the CPU unless --device says otherwise.
     if (std::none_of(rest.begin(), rest.end(),
                      [](const std::string& w) { return w.starts_with("--device"); }))
