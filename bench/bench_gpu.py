@@ -42,8 +42,9 @@ def batch(command):
 
 def total_steps(record):
     solved = record["solved"]
-    return (record["mean_steps_success"] * solved
-            + record["mean_steps_failure"] * (record["runs"] - solved))
+    # A mean over no runs is null.
+    return ((record["mean_steps_success"] or 0) * solved
+            + (record["mean_steps_failure"] or 0) * (record["runs"] - solved))
 
 
 def median_batch(binary, algorithm, n, runs, device, extra, repeats):

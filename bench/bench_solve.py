@@ -29,7 +29,7 @@ def run_once(binary, n, seed):
     if result.returncode != 0:
         sys.exit(f"bench: {' '.join(command)} exited {result.returncode}:\n{result.stderr}")
     rss_kib = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1))
-    solved = re.search(r"in ([\d.]+) s \(seed \d+, (\d+) steps, (\d+) restarts", result.stdout)
+    solved = re.search(r"in ([\d.]+) s \(seed \d+, (\d+) steps?, (\d+) restarts?", result.stdout)
     return {
         "wall": wall,
         "rss": rss_kib * 1024,

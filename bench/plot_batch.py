@@ -63,9 +63,9 @@ def main():
     rate_axis.set_title(args.title or f"n = {', '.join(map(str, sizes))}; "
                                       f"{', '.join(map(str, runs))} runs per bar")
     width = 0.4
-    steps_axis.bar([p - width / 2 for p in positions], [r["mean_steps_success"] for r in records],
+    steps_axis.bar([p - width / 2 for p in positions], [r["mean_steps_success"] or 0 for r in records],
                    width, label="solved runs")
-    steps_axis.bar([p + width / 2 for p in positions], [r["mean_steps_failure"] for r in records],
+    steps_axis.bar([p + width / 2 for p in positions], [r["mean_steps_failure"] or 0 for r in records],
                    width, label="failed runs")
     steps_axis.set_yscale("symlog")
     steps_axis.set_ylabel("mean steps (each algorithm's unit)")

@@ -1,8 +1,14 @@
-"""What the plot scripts share: matplotlib without a display, and PNGs written atomically."""
+"""What the plot scripts share: matplotlib without a display, and PNGs written atomically.
+Without matplotlib (or numpy, which it needs), a script says what to install in one line."""
 
 import os
+import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError as missing:
+    sys.exit(f"{os.path.basename(sys.argv[0])}: needs matplotlib and numpy ({missing}): install "
+             "python3-matplotlib and python3-numpy (.ci/deps does), or pip install matplotlib")
 
 matplotlib.use("Agg")
 

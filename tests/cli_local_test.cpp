@@ -115,6 +115,35 @@ TEST(CliBatch, SweepRunsEveryPointOfTheGrid) {
   EXPECT_EQ(test::count_lines(table.out), 8u) << table.out;  // title, header, 6 rows
 }
 
+TEST(CliBatch, SweepsStepLimitsAndQAsAShareOfN) {
+  scratch_dir dir;
+  const auto steps = run_cli(dir, {"batch", "-n", "8", "--algo", "sa", "--runs", "20", "--sweep",
+                                   "max-steps=100:300:100", "-f", "json", "--device", "cpu"});
+  ASSERT_EQ(steps.code, 0) << steps.err;
+  const auto by_steps = nlohmann::json::parse(steps.out);
+  ASSERT_EQ(by_steps.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(by_steps[i]["max_steps"], 100 * (i + 1));
+    if (by_steps[i]["solved"] != 20) {
+      EXPECT_EQ(by_steps[i]["median_steps_failure"], 100 * (i + 1)) << by_steps[i];
+    }
+  }
+  // q = 10%, 15%, ... 30% of 20 queens: 2 to 6.
+  const auto share = run_cli(dir, {"batch", "-n", "20", "--algo", "hc-random-p", "--runs", "5",
+                                   "--sweep", "q=10%:30%:5%", "-f", "json", "--device", "cpu"});
+  ASSERT_EQ(share.code, 0) << share.err;
+  const auto by_share = nlohmann::json::parse(share.out);
+  ASSERT_EQ(by_share.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(by_share[i]["parameters"]["q"], 2 + i);
+  const auto twice = run_cli(
+      dir, {"batch", "-n", "8", "--algo", "sa", "--sweep", "max-steps=1:3", "--max-steps", "5"});
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("both set the step limit"), std::string::npos) << twice.err;
+  const auto not_q = run_cli(dir, {"batch", "-n", "8", "--algo", "sa", "--sweep", "t0=1%:2%"});
+  EXPECT_EQ(not_q.code, 2);
+  EXPECT_NE(not_q.err.find("only q takes a share of n"), std::string::npos) << not_q.err;
+}
+
 TEST(CliBatch, RunsCsvHasEveryRunAndRunZeroIsSolve) {
   scratch_dir dir;
   const auto r =
@@ -156,15 +185,17 @@ bool without_gpu(const scratch_dir& dir) {
 TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   scratch_dir dir;
   if (!without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
-  const auto gpu = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "--device", "gpu"});
+  const auto gpu =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device", "gpu"});
   EXPECT_EQ(gpu.code, 3);
   EXPECT_NE(gpu.err.find("no CUDA device available"), std::string::npos) << gpu.err;
   EXPECT_TRUE(gpu.out.empty());
-  const auto automatic = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-f", "json"});
+  const auto automatic =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "-f", "json"});
   EXPECT_EQ(automatic.code, 0);
   EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
   EXPECT_EQ(nlohmann::json::parse(automatic.out)["device"], "cpu");
-  const auto quiet = run_cli(dir, {"batch", "-n", "8", "--runs", "10", "-q"});
+  const auto quiet = run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "-q"});
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
   const auto solve = run_cli(
       dir, {"solve", "-n", "8", "--algo", "hc", "--chains", "64", "--device", "gpu", "-f", "json"});
@@ -254,6 +285,70 @@ TEST(CliShell, AnswersAScriptedSession) {
   for (int row = 0; row < 8 && std::getline(grid, line); ++row)
     for (std::size_t c = 0; c < 8; ++c) per_column[c] += line.size() > 2 * c && line[2 * c] == 'Q';
   EXPECT_EQ(per_column, std::vector<int>(8, 1));
+}
+
+TEST(CliBatch, JsonHasNullMeansForNoRuns) {
+  scratch_dir dir;
+  // hc-restart runs until it solves: no failed run, so no failure mean.
+  const auto r = run_cli(dir, {"batch", "-n", "8", "--algo", "hc-restart", "--runs", "20", "-f",
+                               "json", "--device", "cpu"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto record = nlohmann::json::parse(r.out);
+  ASSERT_EQ(record["solved"], 20);
+  EXPECT_TRUE(record["mean_steps_failure"].is_null()) << record;
+  EXPECT_TRUE(record["median_steps_failure"].is_null()) << record;
+  EXPECT_TRUE(record["mean_steps_success"].is_number()) << record;
+}
+
+TEST(CliShell, TakesEveryOptionOfSolveAndBatch) {
+  scratch_dir dir;
+  const std::string script =
+      "new 8 3\n"
+      "batch hc --runs 5 --threads 1\n"
+      "batch hc 7 -f json\n"
+      "run hc-sideways --trace x.csv --seed 4\n"
+      "run hc --max-steps 2 -f json\n"
+      "run hc --help\n"
+      "board 1 3 2\n";
+  const auto r = run_cli(dir, {"shell"}, script);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("hc on n=8: 5 runs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"runs\":7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hc-sideways: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"algorithm\":\"hc\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--max-steps"), std::string::npos) << "run --help prints solve's options";
+  EXPECT_NE(r.out.find("3 queens, 1 attacking pair\n"), std::string::npos) << r.out;
+  const auto trace = test::slurp(dir / "x.csv");
+  EXPECT_EQ(trace.rfind("step,restarts,cost\n0,0,", 0), 0u) << trace;
+  // n comes from the board.
+  const auto twice = run_cli(dir, {"shell"}, "new 8\nrun hc -n 9\n");
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("the board sets n"), std::string::npos) << twice.err;
+}
+
+TEST(CliShell, VerboseRunNarratesEachStepAndWhyItStopped) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, "new 8 1\nrun hc --verbose --max-steps 2\n");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("  start board: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  step 1: column "), std::string::npos) << "the move: " << r.out;
+  const bool stopped_by_limit =
+      r.out.find("  stopped: no solution found within the step limit (2 steps)") !=
+      std::string::npos;
+  const bool solved = r.out.find("hc: solved") != std::string::npos;
+  const bool stuck = r.out.find("(no move lowers the cost") != std::string::npos;
+  EXPECT_TRUE(stopped_by_limit || solved || stuck) << r.out;
+  // The sideways limit, reached with --sideways 0 only when the climber meets a plateau.
+  bool saw_limit = false, saw_no_move = false;
+  for (int seed = 1; seed < 30 && !(saw_limit && saw_no_move); ++seed) {
+    const auto s =
+        run_cli(dir, {"shell"},
+                "new 8 " + std::to_string(seed) + "\nrun hc-sideways --sideways 1 --verbose\n");
+    saw_limit |= s.out.find("(the sideways limit: 1 sideways move") != std::string::npos;
+    saw_no_move |= s.out.find("(no move keeps or lowers the cost)") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_limit);
 }
 
 TEST(CliShell, ReportsBadCommandsAndCarriesOn) {

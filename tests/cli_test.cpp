@@ -142,10 +142,61 @@ TEST(Cli, LimitsEndTheSearchWithExitOne) {
   const auto board = run_cli(dir, {"verify", "--json"}, r.out);
   EXPECT_EQ(board.code, 1);
   EXPECT_EQ(nlohmann::json::parse(board.out)["conflicts"], record["conflicts"]);
+}
+
+TEST(Cli, AnUnsolvedRunShowsTheBoardItWasLeftWith) {
+  scratch_dir dir;
+  // The board formats print the stuck board, as a solved one, and exit 1.
   const auto grid =
       run_cli(dir, {"solve", "-n", "100", "-f", "grid", "--max-steps", "5", "-o", "g.txt"});
   EXPECT_EQ(grid.code, 1);
-  EXPECT_TRUE(dir.files().empty()) << "no partial board for an unsolved run";
+  const auto record = nlohmann::json::parse(
+      run_cli(dir, {"solve", "-n", "100", "--max-steps", "5", "-f", "json"}).out);
+  const auto check = run_cli(dir, {"verify", "--json", "g.txt"});
+  EXPECT_EQ(check.code, 1) << check.err;
+  EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
+  // A climber stuck on a local minimum: its board, and the pairs left and the first clash.
+  const auto stuck =
+      run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--max-steps", "1", "-f", "positions"});
+  ASSERT_EQ(stuck.code, 1) << stuck.err;
+  const auto again = run_cli(dir, {"verify"}, stuck.out);
+  EXPECT_EQ(again.code, 1);
+  const auto json = nlohmann::json::parse(
+      run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--max-steps", "1", "-f", "json"}).out);
+  const std::string pairs = std::to_string(json["conflicts"].get<int>()) + " attacking pair";
+  EXPECT_NE(again.out.find(pairs), std::string::npos) << again.out;
+  EXPECT_NE(stuck.err.find("within the step limit (1 step)"), std::string::npos) << stuck.err;
+  // An unsolved hc on its own: the pairs left and the first clash on stderr.
+  for (int seed = 1; seed < 40; ++seed) {
+    const auto hc =
+        run_cli(dir, {"solve", "-n", "8", "--algo", "hc", "--seed", std::to_string(seed)});
+    if (hc.code == 0) continue;
+    EXPECT_EQ(hc.code, 1);
+    EXPECT_EQ(test::count_lines(hc.out), 8u) << "the stuck 8 x 8 grid";
+    EXPECT_NE(hc.err.find("left, first between columns"), std::string::npos) << hc.err;
+    break;
+  }
+}
+
+TEST(Cli, CountsOfOneAreSingular) {
+  scratch_dir dir;
+  // One queen: one step places it, and there is one solution.
+  const auto solve = run_cli(dir, {"solve", "-n", "1", "-f", "summary"});
+  EXPECT_NE(solve.out.find("(seed 1, 1 step, 0 restarts)"), std::string::npos) << solve.out;
+  const auto count = run_cli(dir, {"count", "-n", "1"});
+  EXPECT_EQ(count.out.rfind("n=1: 1 solution (", 0), 0u) << count.out;
+  const auto batch =
+      run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "1", "--device", "cpu"});
+  EXPECT_NE(batch.out.find("hc on n=8: 1 run, "), std::string::npos) << batch.out;
+}
+
+TEST(Cli, MemoryLimitTakesDecimalSizes) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"solve", "-n", "8", "--memory-limit", "1.5G", "-f", "summary"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto tight = run_cli(dir, {"solve", "-n", "1e6", "--memory-limit", "0.5K"});
+  EXPECT_EQ(tight.code, 3);
+  EXPECT_NE(tight.err.find("512 bytes is allowed"), std::string::npos) << tight.err;
 }
 
 TEST(Cli, VerifyNamesTheFirstClash) {
@@ -154,6 +205,10 @@ TEST(Cli, VerifyNamesTheFirstClash) {
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out,
             "n=4: invalid, 6 attacking pairs; first clash: columns 1 and 2 share a diagonal\n");
+  const auto anti = run_cli(dir, {"verify"}, "1 3 2\n");
+  EXPECT_EQ(
+      anti.out,
+      "n=3: invalid, 1 attacking pair; first clash: columns 2 and 3 share an anti-diagonal\n");
   const auto json = run_cli(dir, {"verify", "--json"}, "2 4 1 1\n");
   EXPECT_EQ(json.code, 1);
   const auto report = nlohmann::json::parse(json.out);

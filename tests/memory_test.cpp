@@ -19,8 +19,16 @@ TEST(ByteSize, ParsesPlainAndSuffixedSizes) {
   EXPECT_EQ(parse_byte_size("1T"), 1ull << 40);
 }
 
+TEST(ByteSize, TakesDecimalSizes) {
+  EXPECT_EQ(parse_byte_size("1.5G"), 3ull << 29);
+  EXPECT_EQ(parse_byte_size("0.5M"), 512u << 10);
+  EXPECT_EQ(parse_byte_size("2.25GiB"), 9ull << 28);
+  EXPECT_EQ(parse_byte_size("1.1K"), 1126u);  // 1126.4 bytes, rounded down
+}
+
 TEST(ByteSize, RejectsWhatIsNotASize) {
-  for (const char* bad : {"", "abc", "-5", "12X", "1.5G", "8Gbytes", "99999999999999T", "G"})
+  for (const char* bad : {"", "abc", "-5", "12X", "1.5", "1.G", ".5G", "1.2.3G", "8Gbytes",
+                          "99999999999999T", "G", "1e9"})
     EXPECT_THROW(parse_byte_size(bad), usage_error) << bad;
 }
 

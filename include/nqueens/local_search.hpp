@@ -35,10 +35,11 @@ std::uint32_t default_population(index_t n);
 struct trace_row {
   std::uint64_t step = 0;
   std::uint64_t restarts = 0;
-  index_t cost = 0;            ///< attacking pairs (beam and ga: of the best state)
-  double temperature = -1.0;   ///< sa: T; hc-anneal-p: p; otherwise negative
-  double best_fitness = -1.0;  ///< beam and ga: non-attacking pairs of the best state
-  double mean_fitness = -1.0;  ///< beam and ga: mean over the states kept
+  index_t cost = 0;                  ///< attacking pairs (beam and ga: of the best state)
+  double temperature = -1.0;         ///< sa: T; hc-anneal-p: p; otherwise negative
+  double best_fitness = -1.0;        ///< beam and ga: non-attacking pairs of the best state
+  double mean_fitness = -1.0;        ///< beam and ga: mean over the states kept
+  const row_t* queen_row = nullptr;  ///< single chains: the board now (n rows), during the call
 };
 using trace_fn = std::function<void(const trace_row&)>;
 

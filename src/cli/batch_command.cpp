@@ -45,7 +45,8 @@ double sweep_number(const std::string& text, const std::string& axis) {
   return value;
 }
 
-/// "p=0.05:0.30:0.05,q=1:4": name=value, or name=first:last[:step] (step 1 by default).
+/// "p=0.05:0.30:0.05,q=1:4": name=value, or name=first:last[:step] (step 1 by default). Values
+/// of q may be shares of n ("q=10%:30%:5%"); they keep their "%" until the point is set.
 std::vector<sweep_axis> parse_sweep(const std::string& spec) {
   std::vector<sweep_axis> axes;
   std::size_t points = 1;
@@ -66,6 +67,15 @@ std::vector<sweep_axis> parse_sweep(const std::string& spec) {
       if (colon == item.size()) break;
       at = colon + 1;
     }
+    // A share of n: every part ends in "%", and only q counts queens.
+    const bool percent = parts.front().ends_with('%');
+    for (auto& part : parts) {
+      if (part.ends_with('%') != percent)
+        throw usage_error("--sweep " + axis.name + ": give every value as a share of n, or none");
+      if (percent) part.pop_back();
+    }
+    if (percent && axis.name != "q")
+      throw usage_error("--sweep " + axis.name + ": only q takes a share of n (e.g. q=10%:30%:5%)");
     if (parts.size() == 1) {
       axis.values = parts;
     } else if (parts.size() <= 3) {
@@ -85,6 +95,8 @@ std::vector<sweep_axis> parse_sweep(const std::string& spec) {
       throw usage_error("--sweep " + axis.name + ": expected first:last[:step], got '" +
                         item.substr(eq + 1) + "'");
     }
+    if (percent)
+      for (auto& value : axis.values) value += '%';
     points *= axis.values.size();
     if (points > max_sweep_points)
       throw usage_error("--sweep asks for more than " + std::to_string(max_sweep_points) +
@@ -92,6 +104,31 @@ std::vector<sweep_axis> parse_sweep(const std::string& spec) {
     axes.push_back(std::move(axis));
   }
   return axes;
+}
+
+/// The options a sweep sets on the batch rather than on the algorithm.
+bool is_limit_axis(const std::string& name) {
+  return name == "max-steps" || name == "generations" || name == "time-limit";
+}
+
+/// Sets one point's value of a swept option: a limit of every run, or an algorithm parameter
+/// (q as a share of n rounds to the nearest whole queen, at least 1).
+void set_sweep_value(local_search_settings& algorithm, search_limits& limits, index_t n,
+                     const std::string& name, const std::string& value) {
+  if (name == "max-steps" || name == "generations") {
+    limits.max_steps = parse_positive("--" + name, value);
+  } else if (name == "time-limit") {
+    limits.time_limit = parse_seconds("--time-limit", value);
+  } else if (value.ends_with('%')) {
+    const double share = sweep_number(value.substr(0, value.size() - 1), name) / 100;
+    if (share <= 0 || share > 1)
+      throw usage_error("--sweep " + name +
+                        ": a share of n must be above 0% and at most 100%, got '" + value + "'");
+    const double queens = std::max(1.0, std::round(share * static_cast<double>(n)));
+    set_local_parameter(algorithm, name, std::to_string(static_cast<std::uint64_t>(queens)));
+  } else {
+    set_local_parameter(algorithm, name, value);
+  }
 }
 
 batch_request parse_request(int argc, char** argv) {
@@ -103,13 +140,13 @@ batch_request parse_request(int argc, char** argv) {
   // clang-format off
   options.add_options()
       ("n,queens", "number of queens", cxxopts::value<std::string>())
-      ("a,algo", "algorithm: a local search from `nqueens algorithms`", cxxopts::value<std::string>()->default_value("hc"))
+      ("a,algo", "algorithm (required): a local search from `nqueens algorithms`", cxxopts::value<std::string>())
       ("r,runs", "independent runs", cxxopts::value<std::string>()->default_value("1000"))
       ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
       ("s,seed", "random seed; run i uses stream (seed, i)", cxxopts::value<std::string>()->default_value("1"))
       ("max-steps", "per run: give up after this many steps (default: the algorithm's)", cxxopts::value<std::string>())
       ("time-limit", "per run: give up after this many seconds", cxxopts::value<std::string>())
-      ("sweep", "one batch per point of a grid, e.g. p=0.05:0.30:0.05,q=1:4", cxxopts::value<std::string>())
+      ("sweep", "one batch per point of a grid, e.g. p=0.05:0.30:0.05,q=1:4 (any numeric algorithm option, max-steps, time-limit; q=10%:30%:5% as shares of n)", cxxopts::value<std::string>())
       ("device", "cpu, gpu, or auto: the GPU when there is one that runs the algorithm, else the CPU", cxxopts::value<std::string>()->default_value("auto"))
       ("runs-csv", "write every run's record (run,solved,steps,restarts,cost) to FILE, atomically", cxxopts::value<std::string>())
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
@@ -122,6 +159,9 @@ batch_request parse_request(int argc, char** argv) {
   if (args.count("help")) throw help_requested(local_help(options.help()));
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
   batch_request request;
+  if (!args.count("algo"))
+    throw usage_error(
+        "missing --algo: which local search? e.g. --algo hc (see nqueens algorithms)");
   request.n = parse_board_size(args["queens"].as<std::string>());
   const std::string name = args["algo"].as<std::string>();
   const auto algorithm = select_local_algorithm(name, args);
@@ -154,11 +194,18 @@ batch_request parse_request(int argc, char** argv) {
   if (args.count("sweep")) {
     request.sweep = parse_sweep(args["sweep"].as<std::string>());
     // Every point is checked before the first batch runs.
-    for (const auto& axis : request.sweep)
+    for (const auto& axis : request.sweep) {
+      const bool time = axis.name == "time-limit";
+      for (const char* given : {"max-steps", "generations", "time-limit"})
+        if (is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))
+          throw usage_error("--sweep " + axis.name + " and --" + given + " both set the " +
+                            (time ? "time" : "step") + " limit: give one");
       for (const auto& value : axis.values) {
         auto probe = request.algorithm;
-        set_local_parameter(probe, axis.name, value);
+        auto limits = request.batch.limits;
+        set_sweep_value(probe, limits, request.n, axis.name, value);
       }
+    }
   }
   return request;
 }
@@ -192,9 +239,9 @@ class runs_csv_writer {
 };
 
 batch_stats run_one(const batch_request& request, const local_search_settings& algorithm,
-                    batch_backend& backend, runs_csv_writer* csv = nullptr) {
+                    batch_settings settings, batch_backend& backend,
+                    runs_csv_writer* csv = nullptr) {
   batch_progress progress(request.batch.runs, !request.quiet && stderr_is_terminal());
-  batch_settings settings = request.batch;
   settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
   if (csv)
     settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
@@ -229,20 +276,28 @@ void run_sweep(const batch_request& request, batch_backend& backend, byte_sink& 
   table += "      runs    solved  success%  steps(solved)  steps(failed)     runs/s\n";
   for (const auto& point : grid_points(request.sweep)) {
     auto algorithm = request.algorithm;
+    batch_settings settings = request.batch;
     std::string row;
     for (std::size_t i = 0; i < point.size(); ++i) {
-      set_local_parameter(algorithm, request.sweep[i].name, point[i]);
+      set_sweep_value(algorithm, settings.limits, request.n, request.sweep[i].name, point[i]);
       char cell[32];
       std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
       row += cell;
     }
-    const batch_stats stats = run_one(request, algorithm, backend);
-    records.push_back(batch_record(request.n, algorithm, request.batch, stats, backend));
+    const batch_stats stats = run_one(request, algorithm, settings, backend);
+    records.push_back(batch_record(request.n, algorithm, settings, stats, backend));
+    // A mean over no runs is "-", as the summary's "none" and JSON's null.
+    const auto mean = [](const step_summary& steps) {
+      char cell[32];
+      if (steps.runs == 0) return std::string("             -");
+      std::snprintf(cell, sizeof cell, "%14.2f", steps.mean);
+      return std::string(cell);
+    };
     char line[200];
-    std::snprintf(line, sizeof line, "%10llu %9llu %9.2f %14.2f %14.2f %10.4g\n",
+    std::snprintf(line, sizeof line, "%10llu %9llu %9.2f %s %s %10.4g\n",
                   static_cast<unsigned long long>(stats.runs),
                   static_cast<unsigned long long>(stats.solved), 100 * stats.success_rate,
-                  stats.success.mean, stats.failure.mean, stats.runs_per_second);
+                  mean(stats.success).c_str(), mean(stats.failure).c_str(), stats.runs_per_second);
     table += row + line;
     // Rows as they finish, for a person watching while the table goes elsewhere.
     if (!request.quiet && stderr_is_terminal() && (request.json || !request.output.empty()))
@@ -272,7 +327,8 @@ int run_batch_command(int argc, char** argv) {
   if (!request.sweep.empty()) {
     run_sweep(request, *backend, output.sink());
   } else {
-    const batch_stats stats = run_one(request, request.algorithm, *backend, csv ? &*csv : nullptr);
+    const batch_stats stats =
+        run_one(request, request.algorithm, request.batch, *backend, csv ? &*csv : nullptr);
     output.sink().write(
         request.json
             ? batch_record(request.n, request.algorithm, request.batch, stats, *backend).dump() +

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/cli_support.hpp"
 #include "cli/local_options.hpp"
 
 namespace nq::cli {
@@ -31,10 +32,14 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
   r["success_rate"] = stats.success_rate;
   r["success_rate_low"] = stats.success_low;
   r["success_rate_high"] = stats.success_high;
-  r["mean_steps_success"] = stats.success.mean;
-  r["median_steps_success"] = stats.success.median;
-  r["mean_steps_failure"] = stats.failure.mean;
-  r["median_steps_failure"] = stats.failure.median;
+  // No solved (or no failed) run has no mean: null, as the text says "none".
+  const auto or_null = [](const step_summary& s, double value) {
+    return s.runs ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+  };
+  r["mean_steps_success"] = or_null(stats.success, stats.success.mean);
+  r["median_steps_success"] = or_null(stats.success, stats.success.median);
+  r["mean_steps_failure"] = or_null(stats.failure, stats.failure.mean);
+  r["median_steps_failure"] = or_null(stats.failure, stats.failure.median);
   r["restarts"] = stats.restarts;
   r["mean_restarts"] = stats.mean_restarts;
   r["max_steps"] = settings.limits.max_steps ? settings.limits.max_steps
@@ -52,11 +57,11 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
 std::string batch_summary(index_t n, const local_search_settings& algorithm,
                           const batch_stats& stats, const batch_backend& backend) {
   const auto name = algorithm_name(algorithm.algorithm);
-  std::string text = format(
-      "%.*s on n=%llu: %llu runs, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
-      static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(n),
-      static_cast<unsigned long long>(stats.runs), static_cast<unsigned long long>(stats.solved),
-      100 * stats.success_rate, 100 * stats.success_low, 100 * stats.success_high);
+  std::string text =
+      format("%.*s on n=%llu: %s, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
+             static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(n),
+             count_of(stats.runs, "run").c_str(), static_cast<unsigned long long>(stats.solved),
+             100 * stats.success_rate, 100 * stats.success_low, 100 * stats.success_high);
   const auto steps = [](const char* label, const step_summary& s) {
     if (s.runs == 0) return format("  steps when %s: none\n", label);
     return format("  steps when %s: mean %.2f, median %.1f, min %llu, max %llu\n", label, s.mean,

@@ -28,6 +28,20 @@ std::optional<double> parse_whole_number(const std::string& text) {
   return value;
 }
 
+/// Every option is single-valued: "-n 8 -n 9" is a mistake, not a request for 9.
+void refuse_repeated_options(const cxxopts::ParseResult& result) {
+  const auto& given = result.arguments();
+  for (std::size_t i = 0; i < given.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      if (given[j].key() != given[i].key()) continue;
+      // The algorithm options --p and --q are registered as jump-p and jump-q.
+      const std::string& key = given[i].key();
+      const std::string name = key.size() == 6 && key.starts_with("jump-") ? key.substr(5) : key;
+      throw usage_error("--" + name + " is given more than once ('" + given[j].value() +
+                        "', then '" + given[i].value() + "'): give it once");
+    }
+}
+
 }  // namespace
 
 index_t parse_board_size(const std::string& text) {
@@ -68,6 +82,10 @@ double parse_seconds(const std::string& option, const std::string& text) {
   return value;
 }
 
+std::string count_of(std::uint64_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 bool parse_text_or_json(const std::string& format) {
   if (format != "text" && format != "json")
     throw usage_error("unknown format '" + format + "' (expected text or json)");
@@ -93,6 +111,7 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
     auto result = options.parse(argc, argv);
     if (!result.unmatched().empty())
       throw usage_error("unexpected argument '" + result.unmatched().front() + "' (see --help)");
+    refuse_repeated_options(result);
     return result;
   } catch (const cxxopts::exceptions::exception& e) {
     throw usage_error(plain_message(e.what()) + " (see --help)");

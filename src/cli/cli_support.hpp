@@ -32,6 +32,9 @@ std::uint64_t parse_seed(const std::string& text);
 /// A positive, finite number of seconds.
 double parse_seconds(const std::string& option, const std::string& text);
 
+/// "1 attacking pair", "3 attacking pairs": a count with its noun in the right number.
+std::string count_of(std::uint64_t count, const std::string& noun);
+
 /// --format text|json: true for json; anything else is a usage_error.
 bool parse_text_or_json(const std::string& format);
 

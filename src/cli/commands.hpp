@@ -2,7 +2,10 @@
 // The subcommands of nqueens. Each returns its exit code; errors travel as exceptions that
 // main() maps to exit codes.
 
+#include <span>
 #include <string>
+
+#include "nqueens/local_search.hpp"
 
 namespace nq::cli {
 
@@ -12,6 +15,18 @@ struct help_requested {
 };
 
 int run_solve(int argc, char** argv);
+
+/// How the shell's `run` drives solve: from its board, quietly unless asked.
+struct shell_solve {
+  std::span<const row_t> start;  ///< one chain of a local search starts here
+  trace_fn narrate;              ///< called per step with the trace, when set
+  solve_result result;           ///< what the run left, filled in
+  std::string stop_reason;       ///< why it stopped unsolved ("" when solved), filled in
+  std::uint64_t sideways = 0;    ///< the steps at the end that left the cost as it was
+};
+/// nqueens solve with argv as for solve. The result is written only when --format or
+/// --output is given, and an unsolved run is not reported on stderr: the shell reports.
+int run_solve_in_shell(int argc, char** argv, shell_solve& shell);
 int run_verify(int argc, char** argv);
 int run_algorithms(int argc, char** argv);
 int run_solutions(int argc, char** argv);

@@ -108,9 +108,8 @@ void show_progress(const count_progress& p, bool& shown) {
 std::string text_line(const count_request& request, const count_result& result,
                       const count_device& where) {
   char line[256];
-  std::snprintf(line, sizeof line, "n=%d: %llu solutions", request.n,
-                static_cast<unsigned long long>(result.solutions));
-  std::string text = line;
+  std::string text =
+      "n=" + std::to_string(request.n) + ": " + count_of(result.solutions, "solution");
   if (request.unique) text += ", " + std::to_string(result.unique) + " unique";
   if (where.device == "gpu")
     std::snprintf(line, sizeof line, " (%.3f s, %.3f s in kernels on %s%s)\n", result.seconds,

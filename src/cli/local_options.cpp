@@ -148,9 +148,13 @@ const word_option words[] = {
 std::string readers_of(algorithm_set readers) {
   std::string list;
   for (unsigned a = 0; a <= static_cast<unsigned>(A::ga); ++a) {
-    if (!(readers & (1u << a)) || a == static_cast<unsigned>(A::min_conflicts_column)) continue;
+    if (!(readers & (1u << a))) continue;
+    // The column variant is named on its own only when it alone reads the option.
+    const bool column = a == static_cast<unsigned>(A::min_conflicts_column);
+    if (column && (readers & bit(A::min_conflicts))) continue;
     if (!list.empty()) list += ", ";
     list += algorithm_name(static_cast<A>(a));
+    if (column) list += " --variant column";
   }
   return list;
 }

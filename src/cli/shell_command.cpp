@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -29,12 +30,14 @@ constexpr const char* shell_help = R"(Commands:
   board R1 R2 ... RN    enter a board: the 1-based row of the queen in each column
   show                  print the board and its attacking pairs
   run ALGO [OPTIONS]    run an algorithm from this board; its result becomes the board
-                        (options as for nqueens solve: --seed, --max-steps, --sideways, ...;
-                        systematic, constructive and permutation min-conflicts start
-                        from scratch)
+                        (every option of nqueens solve but -n and --algo: --seed,
+                        --max-steps, --sideways, --trace FILE, -f json, ...; systematic,
+                        constructive, permutation min-conflicts, --chains and --chain
+                        start afresh); --verbose narrates each step and why it stopped
   batch ALGO [RUNS] [OPTIONS]
                         RUNS (default 1000) independent runs on random boards of this size
-                        (options as for nqueens batch: --seed, --threads, --p, ...)
+                        (every option of nqueens batch but -n and --algo: --runs, --seed,
+                        --threads, --p, --sweep, -f json, ...; --device cpu by default)
   algorithms            list the algorithms
   help                  this list
   quit                  leave (so does the end of the input)
@@ -47,13 +50,6 @@ std::vector<std::string> split_words(const std::string& line) {
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(w);
   return words;
-}
-
-/// Parses `words` (from the algorithm name on) as a command line of `name`.
-cxxopts::ParseResult parse_words(cxxopts::Options& options, std::vector<std::string> words) {
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  return parse_local_command_line(options, static_cast<int>(argv.size()), argv.data());
 }
 
 class shell {
@@ -134,99 +130,108 @@ class shell {
                   n() <= max_shell_grid ? board_format::grid : board_format::positions);
     }
     const auto check = verify_board(board_);
-    std::printf("%llu queens, %llu attacking pairs%s\n", static_cast<unsigned long long>(n()),
-                static_cast<unsigned long long>(check.conflicts),
+    std::printf("%s, %s%s\n", count_of(n(), "queen").c_str(),
+                count_of(check.conflicts, "attacking pair").c_str(),
                 check.conflicts == 0 ? ": a solution" : "");
   }
 
   void run(const std::vector<std::string>& words) {
     need_board();
     if (words.size() < 2) throw usage_error("usage: run ALGO [OPTIONS]");
-    cxxopts::Options options("run", "");
-    // clang-format off
-    options.add_options()
-        ("s,seed", "", cxxopts::value<std::string>()->default_value("1"))
-        ("max-steps", "", cxxopts::value<std::string>())
-        ("time-limit", "", cxxopts::value<std::string>());
-    // clang-format on
-    add_local_options(options);
-    const auto args = parse_words(options, {words.begin() + 1, words.end()});
     const std::string& name = words[1];
     if (!find_algorithm(name))
       throw usage_error("unknown algorithm '" + name + "' (type algorithms)");
-    search_limits limits;
-    const std::uint64_t seed = parse_seed(args["seed"].as<std::string>());
-    if (args.count("max-steps"))
-      limits.max_steps = parse_positive("--max-steps", args["max-steps"].as<std::string>());
-    if (args.count("time-limit"))
-      limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
-    solve_result result;
-    if (const auto local = select_local_algorithm(name, args)) {
-      const auto settings = parse_local_options(args, *local, n());
-      read_generations(args, limits);
-      if (!solution_exists(n()))
-        throw usage_error("no solution exists for n=" + std::to_string(n()));
-      local_run run;
-      run.seed = seed;
-      run.limits = limits;
-      run.start = board_.data();
-      result = solve_local(n(), settings, run);
-    } else {
-      reject_local_options(args, name);
-      result = run_from_scratch(name, seed, limits);
-    }
+    std::vector<std::string> rest(words.begin() + 2, words.end());
+    const auto verbose = std::erase(rest, "--verbose") > 0;
+    shell_solve solve;
+    solve.start = board_;
+    std::uint64_t restarts = 0;
+    index_t last_cost = 0;
+    std::vector<row_t> last_board = board_;
+    if (verbose)
+      solve.narrate = [&](const trace_row& row) {
+        const std::string cost = count_of(row.cost, "attacking pair");
+        if (row.step == 0 || row.restarts != restarts)
+          std::printf("  %s board: %s\n", row.step == 0 ? "start" : "restart, a fresh",
+                      cost.c_str());
+        else
+          std::printf("  step %llu: %s%s (%+lld)%s\n", static_cast<unsigned long long>(row.step),
+                      moves(last_board, row.queen_row).c_str(), cost.c_str(),
+                      static_cast<long long>(row.cost) - static_cast<long long>(last_cost),
+                      row.cost == last_cost ? ", sideways" : "");
+        restarts = row.restarts;
+        last_cost = row.cost;
+        if (row.queen_row) last_board.assign(row.queen_row, row.queen_row + n());
+      };
+    run_solve_in_shell(command_line("run", name, rest), solve);
+    if (!solution_exists(n())) throw usage_error("no solution exists for n=" + std::to_string(n()));
+    const solve_result& result = solve.result;
     if (!result.queen_row.empty()) board_ = result.queen_row;
-    std::printf("%s: %s after %llu steps (%llu restarts, %.3f s)\n", name.c_str(),
-                result.solved ? "solved" : "not solved",
-                static_cast<unsigned long long>(result.steps),
-                static_cast<unsigned long long>(result.restarts), result.seconds);
+    std::printf("%s: %s after %s (%s, %.3f s)\n", name.c_str(),
+                result.solved ? "solved" : "not solved", count_of(result.steps, "step").c_str(),
+                count_of(result.restarts, "restart").c_str(), result.seconds);
+    if (verbose && !result.solved) std::printf("  stopped: %s\n", solve.stop_reason.c_str());
     show();
   }
 
-  solve_result run_from_scratch(const std::string& name, std::uint64_t seed,
-                                const search_limits& limits) {
-    if (name == "constructive") return solve_constructive(n());
-    systematic_settings settings;
-    settings.seed = seed;
-    settings.limits = limits;
-    return solve_systematic(name, n(), settings);
+  /// The queens that moved from `before` to `after` ("column 3 row 5 -> 2, "), when the
+  /// algorithm shows its board (beam and ga do not).
+  std::string moves(const std::vector<row_t>& before, const row_t* after) const {
+    if (!after) return "";
+    std::string text;
+    for (index_t col = 0; col < n(); ++col)
+      if (before[col] != after[col])
+        text += "column " + std::to_string(col + 1) + " row " + std::to_string(before[col] + 1) +
+                " -> " + std::to_string(after[col] + 1) + ", ";
+    return text.empty() ? "no queen moved, " : text;
+  }
+
+  /// `words` as the command line of solve or batch on this board: -n N --algo ALGO, then the
+  /// options; the board sets n and ALGO comes first, so neither is an option here.
+  void run_solve_in_shell(std::vector<std::string> argv_text, shell_solve& solve) {
+    std::vector<char*> argv;
+    for (auto& a : argv_text) argv.push_back(a.data());
+    std::fflush(stdout);
+    cli::run_solve_in_shell(static_cast<int>(argv.size()), argv.data(), solve);
+    std::fflush(stdout);
+  }
+
+  std::vector<std::string> command_line(const std::string& command, const std::string& algorithm,
+                                        const std::vector<std::string>& options) const {
+    for (const auto& w : options)
+      if (w == "-n" || w.starts_with("--queens") || w == "-a" || w.starts_with("--algo") ||
+          (w.starts_with("-n") && !w.starts_with("--")))
+        throw usage_error("'" + w + "': the board sets n and ALGO comes first (usage: " + command +
+                          " ALGO [OPTIONS])");
+    std::vector<std::string> argv{command, "-n", std::to_string(n()), "--algo", algorithm};
+    argv.insert(argv.end(), options.begin(), options.end());
+    return argv;
   }
 
   void batch(const std::vector<std::string>& words) {
     need_board();
     if (words.size() < 2) throw usage_error("usage: batch ALGO [RUNS] [OPTIONS]");
-    std::vector<std::string> rest(words.begin() + 1, words.end());
-    batch_settings settings;
-    if (rest.size() > 1 && !rest[1].starts_with("-")) {
-      settings.runs = parse_positive("RUNS", rest[1]);
-      rest.erase(rest.begin() + 1);
+    std::vector<std::string> rest(words.begin() + 2, words.end());
+    std::vector<std::string> runs;
+    if (!rest.empty() && !rest[0].starts_with("-")) {
+      runs = {"--runs", rest[0]};
+      rest.erase(rest.begin());
     }
-    cxxopts::Options options("batch", "");
-    const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
-    // clang-format off
-    options.add_options()
-        ("s,seed", "", cxxopts::value<std::string>()->default_value("1"))
-        ("t,threads", "", cxxopts::value<std::string>()->default_value(cores))
-        ("max-steps", "", cxxopts::value<std::string>());
-    // clang-format on
-    add_local_options(options);
-    const auto args = parse_words(options, rest);
-    const auto algorithm = select_local_algorithm(words[1], args);
-    if (!algorithm)
-      throw usage_error("batch runs the local-search algorithms; '" + words[1] + "' is not one");
-    const auto local = parse_local_options(args, *algorithm, n());
-    check_local_size(*algorithm, n());
-    if (!solution_exists(n())) throw usage_error("no solution exists for n=" + std::to_string(n()));
-    settings.seed = parse_seed(args["seed"].as<std::string>());
-    settings.threads = static_cast<unsigned>(std::min<std::uint64_t>(
-        1024, parse_positive("--threads", args["threads"].as<std::string>())));
-    if (args.count("max-steps"))
-      settings.limits.max_steps =
-          parse_positive("--max-steps", args["max-steps"].as<std::string>());
-    read_generations(args, settings.limits);
-    const auto backend = make_cpu_backend(batch_threads(settings));
-    const batch_stats stats = run_batch(n(), local, settings, *backend);
-    std::fputs(batch_summary(n(), local, stats, *backend).c_str(), stdout);
+    auto argv_text = command_line("batch", words[1], rest);
+    argv_text.insert(argv_text.begin() + 5, runs.begin(), runs.end());  // after -n N --algo A
+    // The shell's batches run on the CPU unless --device says otherwise.
+    if (std::none_of(rest.begin(), rest.end(),
+                     [](const std::string& w) { return w.starts_with("--device"); }))
+      argv_text.insert(argv_text.end(), {"--device", "cpu"});
+    const bool help = std::any_of(rest.begin(), rest.end(),
+                                  [](const std::string& w) { return w == "-h" || w == "--help"; });
+    if (!help && !solution_exists(n()))
+      throw usage_error("no solution exists for n=" + std::to_string(n()));
+    std::vector<char*> argv;
+    for (auto& a : argv_text) argv.push_back(a.data());
+    std::fflush(stdout);
+    run_batch_command(static_cast<int>(argv.size()), argv.data());
+    std::fflush(stdout);
   }
 
   std::vector<row_t> board_;
@@ -265,6 +270,8 @@ int run_shell(int argc, char** argv) {
       std::fflush(stdout);
       std::fprintf(stderr, "error: %s\n", e.what());
       failed = true;
+    } catch (const help_requested& help) {
+      std::fputs(help.text.c_str(), stdout);
     }
     std::fflush(stdout);
   }

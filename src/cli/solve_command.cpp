@@ -16,12 +16,14 @@
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
 #include "nqueens/systematic.hpp"
+#include "nqueens/verify.hpp"
 
 namespace nq::cli {
 namespace {
 
-constexpr index_t default_grid_limit = 32;    // default format: grid up to here, summary above
-constexpr index_t max_cell_format_n = 10000;  // grid and matrix print n^2 cells
+constexpr index_t default_grid_limit = 32;       // default format: grid up to here, summary above
+constexpr index_t max_cell_format_n = 10000;     // grid and matrix print n^2 cells
+constexpr index_t max_clash_check_n = 10000000;  // a failure names its first clash up to here
 
 enum class solve_format { summary, grid, matrix, positions, json };
 
@@ -39,9 +41,11 @@ struct solve_request {
   std::optional<local_algorithm> local;  // a local search, with its settings
   local_search_settings local_settings;
   std::string trace;
-  std::uint64_t chains = 0;    // --chains C: C chains in parallel; 0: one chain, no backend
-  std::uint64_t chain = 0;     // the stream of the (single) chain to run
-  std::string device = "cpu";  // where --chains run
+  std::uint64_t chains = 0;      // --chains C: C chains in parallel; 0: one chain, no backend
+  std::uint64_t chain = 0;       // the stream of the (single) chain to run
+  std::string device = "cpu";    // where --chains run
+  bool format_given = false;     // -f or -o on the command line
+  shell_solve* shell = nullptr;  // set when the shell's run drives solve
 };
 
 /// Where the chosen chain ran and how many ran, for the reports.
@@ -115,6 +119,7 @@ solve_request parse_request(int argc, char** argv) {
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   request.format = parse_solve_format(args["format"].as<std::string>(), request.n);
   if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.format_given = args.count("format") || args.count("output");
   if (args.count("memory-limit"))
     request.memory_limit = parse_byte_size(args["memory-limit"].as<std::string>());
   request.randomize = args.count("randomize") > 0;
@@ -203,6 +208,21 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
     run.stream = request.chain;
     run.limits = request.limits;
     if (trace) run.trace = trace->callback();
+    if (request.shell) {
+      // The shell's board is where one chain starts; --chains and --chain start afresh.
+      if (!request.chains && !request.chain) run.start = request.shell->start.data();
+      // Counts the sideways moves at the end, to say why a climber stopped.
+      auto written = run.trace;
+      run.trace = [written, shell = request.shell,
+                   last = trace_row{}](const trace_row& row) mutable {
+        if (written) written(row);
+        const bool sideways =
+            row.step > 0 && row.restarts == last.restarts && row.cost == last.cost;
+        shell->sideways = sideways ? shell->sideways + 1 : 0;
+        last = row;
+        if (shell->narrate) shell->narrate(row);
+      };
+    }
     return solve_local(request.n, request.local_settings, run);
   }
   min_conflicts_settings settings;
@@ -295,14 +315,14 @@ std::string summary_line(const solve_request& request, const solve_result& resul
           " on the " + report.device;
   else if (request.chain)
     by += " chain " + std::to_string(request.chain);
-  std::snprintf(
-      line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %llu steps, %llu restarts",
-      static_cast<unsigned long long>(request.n), outcome, by.c_str(), result.seconds,
-      static_cast<unsigned long long>(request.seed), static_cast<unsigned long long>(result.steps),
-      static_cast<unsigned long long>(result.restarts));
+  std::snprintf(line, sizeof line, "n=%llu: %s by %s in %.3f s (seed %llu, %s, %s",
+                static_cast<unsigned long long>(request.n), outcome, by.c_str(), result.seconds,
+                static_cast<unsigned long long>(request.seed),
+                count_of(result.steps, "step").c_str(),
+                count_of(result.restarts, "restart").c_str());
   std::string text = line;
   if (request.chains) text += ", replay with --chain " + std::to_string(request.chain);
-  if (!result.solved) text += ", " + std::to_string(result.conflicts) + " attacking pairs left";
+  if (!result.solved) text += ", " + count_of(result.conflicts, "attacking pair") + " left";
   return text + ")\n";
 }
 
@@ -329,38 +349,72 @@ void write_result(byte_sink& out, const solve_request& request, const solve_resu
   }
 }
 
-void report_failure(const solve_request& request, const solve_result& result) {
-  const auto& lim = request.limits;
-  std::uint64_t max_steps = lim.max_steps;
-  if (!max_steps && request.local) max_steps = default_max_steps(*request.local);
-  const auto steps = static_cast<unsigned long long>(result.steps);
-  if (max_steps && result.steps >= max_steps) {
-    std::fprintf(stderr, "nqueens solve: no solution found within the step limit (%llu steps%s)\n",
-                 steps, lim.max_steps ? "" : ", the algorithm's default; see --max-steps");
-  } else if (lim.time_limit > 0 && result.seconds >= lim.time_limit) {
-    std::fprintf(stderr,
-                 "nqueens solve: no solution found within the time limit (%llu steps, %.3f s)\n",
-                 steps, result.seconds);
-  } else {
-    std::fprintf(stderr,
-                 "nqueens solve: no solution found: %s stopped after %llu steps with %llu "
-                 "attacking pairs left (try another --seed, or a restarting algorithm)\n",
-                 request.algorithm.c_str(), steps,
-                 static_cast<unsigned long long>(result.conflicts));
+/// Why a hill climber that stopped by itself stopped, for the shell's --verbose.
+std::string climber_stop(const solve_request& request, const shell_solve& shell) {
+  switch (*request.local) {
+    case local_algorithm::hc:
+      return " (no move lowers the cost: a local minimum or a plateau)";
+    case local_algorithm::hc_sideways:
+      return shell.sideways >= request.local_settings.hill.max_sideways
+                 ? " (the sideways limit: " + count_of(shell.sideways, "sideways move") +
+                       " in a row)"
+                 : " (no move keeps or lowers the cost)";
+    case local_algorithm::first_choice:
+      return " (no neighbour lowers the cost)";
+    default:
+      return "";
   }
 }
 
-}  // namespace
+/// Why an unsolved run stopped, in a phrase: "no solution found within ...".
+std::string failure_reason(const solve_request& request, const solve_result& result) {
+  const auto& lim = request.limits;
+  std::uint64_t max_steps = lim.max_steps;
+  if (!max_steps && request.local) max_steps = default_max_steps(*request.local);
+  const std::string steps = count_of(result.steps, "step");
+  if (max_steps && result.steps >= max_steps)
+    return "no solution found within the step limit (" + steps +
+           (lim.max_steps ? "" : ", the algorithm's default; see --max-steps") + ")";
+  if (lim.time_limit > 0 && result.seconds >= lim.time_limit) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f s", result.seconds);
+    return "no solution found within the time limit (" + steps + ", " + seconds + ")";
+  }
+  std::string text = "no solution found: " + request.algorithm + " stopped after " + steps +
+                     " with " + count_of(result.conflicts, "attacking pair") + " left";
+  if (request.shell && request.local) text += climber_stop(request, *request.shell);
+  // The first clash of the board it was left with, as verify names it.
+  if (!result.queen_row.empty() && result.queen_row.size() <= max_clash_check_n) {
+    const auto check = verify_board(result.queen_row);
+    if (check.first_clash) {
+      const clash& c = *check.first_clash;
+      text += ", first between columns " + std::to_string(c.col_a + 1) + " and " +
+              std::to_string(c.col_b + 1) + " on " +
+              (c.kind == line_kind::anti_diagonal ? "an " : "a ") + line_kind_name(c.kind);
+    }
+  }
+  return text;
+}
 
-int run_solve(int argc, char** argv) {
+void report_failure(const solve_request& request, const solve_result& result) {
+  std::string text = failure_reason(request, result);
+  if (text.starts_with("no solution found:"))
+    text += " (try another --seed, or a restarting algorithm)";
+  std::fprintf(stderr, "nqueens solve: %s\n", text.c_str());
+}
+
+int solve_main(int argc, char** argv, shell_solve* shell) {
   solve_request request = parse_request(argc, argv);
+  request.shell = shell;
   const bool exists = solution_exists(request.n);
   const bool record =
       request.format == solve_format::json || request.format == solve_format::summary;
+  // The shell shows the board itself; it writes the result only when asked to.
+  const bool write = !shell || request.format_given;
   if (exists) check_memory(request);
-  // Board formats have nothing to show without a solution, so no file is created for them.
+  // Board formats have no board to show when none exists, so no file is created for them.
   std::optional<output_target> output;
-  if (record || exists) output.emplace(request.output);
+  if (write && (record || exists)) output.emplace(request.output);
   std::optional<trace_writer> trace;
   if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
   solve_result result;
@@ -372,17 +426,29 @@ int run_solve(int argc, char** argv) {
     result = run_algorithm(request, progress, trace ? &*trace : nullptr);
   }
   if (trace) trace->commit();
-  if (record || result.solved) {
+  // An unsolved run shows the board it was left with, as a solved one does.
+  if (output && (record || !result.queen_row.empty())) {
     write_result(output->sink(), request, result, report);
     output->commit();
   }
-  if (!exists) {
+  if (shell) {
+    shell->result = result;
+    if (exists && !result.solved) shell->stop_reason = failure_reason(request, result);
+  } else if (!exists) {
     std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
                  static_cast<unsigned long long>(request.n));
   } else if (!result.solved) {
     report_failure(request, result);
   }
   return result.solved ? exit_ok : exit_unsolved;
+}
+
+}  // namespace
+
+int run_solve(int argc, char** argv) { return solve_main(argc, argv, nullptr); }
+
+int run_solve_in_shell(int argc, char** argv, shell_solve& shell) {
+  return solve_main(argc, argv, &shell);
 }
 
 }  // namespace nq::cli

@@ -26,7 +26,8 @@ std::string describe(const verify_report& report) {
   if (report.first_clash) {
     const clash& c = *report.first_clash;
     text += "; first clash: columns " + std::to_string(c.col_a + 1) + " and " +
-            std::to_string(c.col_b + 1) + " share a " + line_kind_name(c.kind);
+            std::to_string(c.col_b + 1) + " share " +
+            (c.kind == line_kind::anti_diagonal ? "an " : "a ") + line_kind_name(c.kind);
   }
   return text + "\n";
 }

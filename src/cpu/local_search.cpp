@@ -42,6 +42,7 @@ struct host_observer {
   const detail::stopwatch* clock;
   const std::atomic<std::uint64_t>* first_solved;  // stop once a lower-numbered run solved
   std::uint64_t stream;
+  const row_t* board;  // the chain's board, for the trace
   std::uint64_t calls = 0;
 
   bool operator()(const chain_state& s) {
@@ -51,6 +52,7 @@ struct host_observer {
       row.restarts = s.restarts;
       row.cost = s.cost;
       row.temperature = s.temperature;
+      row.queen_row = board;
       (*trace)(row);
     }
     if (++calls % check_every != 0) return true;
@@ -169,7 +171,7 @@ struct local_workspace::impl {
       return chain(rng, random_start, max_steps, no_observer{});
     return chain(rng, random_start, max_steps,
                  host_observer{run.trace ? &run.trace : nullptr, run.limits.time_limit, &clock,
-                               run.first_solved, run.stream});
+                               run.first_solved, run.stream, queen_row.data()});
   }
 
   index_t n;
