@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -233,6 +235,12 @@ class shell {
   std::uint64_t next_seed_;
 };
 
+/// Standard output that cannot be written (a full disk, a closed pipe) ends the shell: exit 3.
+void flush_output() {
+  if (std::fflush(stdout) != 0)
+    throw resource_error(std::string("cannot write output: ") + std::strerror(errno));
+}
+
 }  // namespace
 
 int run_shell(int argc, char** argv) {
@@ -253,7 +261,7 @@ int run_shell(int argc, char** argv) {
   bool failed = false;
   for (std::string line;;) {
     if (interactive) std::fputs("nqueens> ", stdout);
-    std::fflush(stdout);
+    flush_output();
     if (!std::getline(std::cin, line)) break;
     try {
       if (!session.execute(line)) break;
@@ -266,7 +274,7 @@ int run_shell(int argc, char** argv) {
       std::fprintf(stderr, "error: %s\n", e.what());
       failed = true;
     }
-    std::fflush(stdout);
+    flush_output();
   }
   // A script with a failed command says so in its exit code; a person at the prompt saw it.
   return failed && !interactive ? exit_usage : exit_ok;
