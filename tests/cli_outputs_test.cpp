@@ -106,6 +106,17 @@ TEST(CliOutputs, AReplacedFileKeepsItsMode) {
   EXPECT_NE(test::slurp(dir / "out.txt"), "old\n");
 }
 
+// A run that fails after its output was opened leaves the old file as it was.
+TEST(CliOutputs, AFailedRunLeavesTheOldFileAndNoTemporary) {
+  scratch_dir dir;
+  test::spit(dir / "out.txt", "old\n");
+  const auto r = run_cli(
+      dir, {"solve", "-n", "20", "--algo", "bfs", "--max-memory", "1M", "-q", "-o", "out.txt"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(test::slurp(dir / "out.txt"), "old\n");
+  EXPECT_EQ(temporaries(dir), 0u);
+}
+
 TEST(CliOutputs, A250CharacterNameIsWritten) {
   scratch_dir dir;
   const std::string name(250, 'q');
