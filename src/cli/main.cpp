@@ -34,7 +34,8 @@ Commands:
 Run nqueens <command> --help for a command's options. nqueens --version prints the build.
 
 Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad input,
-3 not enough memory or no usable GPU, 4 internal error, 130 interrupted (count: resumable).
+3 not enough memory, output that cannot be written or no usable GPU, 4 internal error,
+130 interrupted (count: resumable).
 )";
 
 void print_version() {
