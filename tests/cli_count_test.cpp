@@ -183,6 +183,20 @@ TEST(CliCount, SigtermSavesTheCheckpointAndSaysHowToResume) {
   EXPECT_GT(doc["done"].size(), 0u);
 }
 
+// Issue 14: one more solution in a finished checkpoint used to be reported as the total.
+TEST(CliCount, AnEditedCheckpointExitsTwo) {
+  scratch_dir dir;
+  const std::vector<std::string> args{"count", "-n", "10", "--checkpoint", "ck.json"};
+  ASSERT_EQ(run_cli(dir, args).code, 0);
+  auto doc = nlohmann::json::parse(test::slurp(dir / "ck.json"));
+  doc["done"][0][1] = doc["done"][0][1].get<std::uint64_t>() + 1;
+  test::spit(dir / "ck.json", doc.dump());
+  const auto r = run_cli(dir, args);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
+}
+
 // No subproblem of n = 32 ever finishes; SIGTERM must still end the count at once.
 TEST(CliCount, SigtermEndsACountThatCannotFinish) {
   scratch_dir dir;

@@ -152,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(
             {"count", "-n", "8", "--checkpoint", "input"},
             2,
             "not a usable count checkpoint",
-            "{\"format\": \"nqueens-count-checkpoint\", \"version\": 2, \"n\": 8, \"done\": 7}"},
+            "{\"format\": \"nqueens-count-checkpoint\", \"version\": 3, \"n\": 8, \"done\": 7}"},
         bad_input{"count_checkpoint_garbage",
                   {"count", "-n", "8", "--checkpoint", "input"},
                   2,
@@ -163,7 +163,7 @@ INSTANTIATE_TEST_SUITE_P(
             {"count", "-n", "9", "--checkpoint", "input"},
             2,
             "belongs to a count for n=8",
-            R"({"format": "nqueens-count-checkpoint", "version": 2, "n": 8, "split": "frames", "subproblems": 78, "done": []})"},
+            R"({"format": "nqueens-count-checkpoint", "version": 3, "n": 8, "split": "frames", "subproblems": 78, "done": []})"},
         bad_input{
             "count_unknown_format", {"count", "-n", "8", "-f", "xml"}, 2, "unknown format 'xml'"},
         bad_input{"p_above_one",

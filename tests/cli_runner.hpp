@@ -26,15 +26,21 @@ struct cli_result {
 /// A running `nqueens args...` in `dir`, its output captured in files there.
 class cli_process {
  public:
+  /// `stdout_path`, when given, receives standard output instead of the capture file (e.g.
+  /// /dev/full); `out` is then empty.
   cli_process(const scratch_dir& dir, const std::vector<std::string>& args,
-              const std::string& input = "")
-      : out_(dir / ".cli-out"), err_(dir / ".cli-err") {
+              const std::string& input = "", const std::string& stdout_path = "")
+      : out_(stdout_path.empty() ? dir / ".cli-out" : std::filesystem::path(stdout_path)),
+        err_(dir / ".cli-err"),
+        captured_(stdout_path.empty()) {
     const auto in = dir / ".cli-in";
     spit(in, input);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, in.c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 1, out_.c_str(),
+                                     stdout_path.empty() ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY,
+                                     0644);
     posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addchdir_np(&actions, dir.path().c_str());
     std::vector<std::string> argv_text{NQ_CLI_PATH};
@@ -69,7 +75,7 @@ class cli_process {
       waitpid(pid_, &status, 0);
       record(status);
     }
-    return {code_, slurp(out_), slurp(err_)};
+    return {code_, captured_ ? slurp(out_) : "", slurp(err_)};
   }
 
  private:
@@ -78,6 +84,7 @@ class cli_process {
     pid_ = 0;
   }
   std::filesystem::path out_, err_;
+  bool captured_;
   pid_t pid_ = 0;
   int code_ = -1;
 };

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
@@ -243,28 +244,86 @@ TEST_F(CountCheckpoint, RejectsCorruptOrForeignFiles) {
   ASSERT_NE(good.find("\"done\""), std::string::npos);
   const std::string frames = std::to_string(count_solutions(10, {}).subproblems);
   // The well-formed file the bad ones below differ from resumes.
-  test::spit(path, R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"frames",)"
-                   R"("subproblems":)" +
-                       frames + R"(,"done":[[0,0,0]]})");
-  EXPECT_EQ(count_solutions(10, settings).resumed, 1u);
+  test::spit(path, good);
+  EXPECT_EQ(count_solutions(10, settings).resumed, 5u);
+  test::spit(path, good);
   EXPECT_THROW(count_solutions(11, settings), usage_error);  // made for n = 10
   for (const std::string& bad :
        {std::string(), std::string("not json"), good.substr(0, good.size() / 2),
-        std::string(R"({"format":"nqueens-count-checkpoint","version":2,"n":10})"),
+        std::string(R"({"format":"nqueens-count-checkpoint","version":3,"n":10})"),
         std::string(
             R"({"format":"nqueens-count-checkpoint","version":1,"n":10,"split":"frames",)") +
             R"("subproblems":)" + frames + R"(,"done":[]})",
         std::string(
-            R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"rows-3",)") +
+            R"({"format":"nqueens-count-checkpoint","version":3,"n":10,"split":"rows-3",)") +
             R"("subproblems":)" + frames + R"(,"done":[]})",
         std::string(
-            R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"frames",)") +
+            R"({"format":"nqueens-count-checkpoint","version":3,"n":10,"split":"frames",)") +
             R"("subproblems":)" + frames + R"(,"done":[[99999,1,8]]})",
         std::string(
-            R"({"format":"nqueens-count-checkpoint","version":2,"n":10,"split":"frames",)") +
+            R"({"format":"nqueens-count-checkpoint","version":3,"n":10,"split":"frames",)") +
             R"("subproblems":)" + frames + R"(,"done":[[0,1,9]]})"}) {
     test::spit(path, bad);
     EXPECT_THROW(count_solutions(10, settings), usage_error) << bad;
+  }
+}
+
+// Issue 14: an edited tally used to resume into a wrong total. Each edit below keeps the file
+// well-formed; only the checksum can tell.
+TEST_F(CountCheckpoint, RejectsEditedTallies) {
+  count_settings settings;
+  settings.checkpoint = path;
+  settings.max_subproblems = 20;
+  count_solutions(12, settings);
+  settings.max_subproblems = 0;
+  const auto good = nlohmann::json::parse(test::slurp(path));
+  ASSERT_EQ(good["done"].size(), 20u);
+  ASSERT_GT(good["done"][3][1].get<std::uint64_t>(), 9u);
+  const auto edited = [&](const auto& edit) {
+    nlohmann::json doc = good;
+    edit(doc["done"][3]);
+    return doc.dump();
+  };
+  const std::vector<std::pair<std::string, std::string>> edits{
+      {"one more solution", edited([](auto& e) { e[1] = e[1].template get<std::uint64_t>() + 1; })},
+      {"a digit flipped", edited([](auto& e) {
+         std::string digits = std::to_string(e[1].template get<std::uint64_t>());
+         digits.back() = digits.back() == '9' ? '0' : digits.back() + 1;
+         e[1] = std::stoull(digits);
+       })},
+      {"an entry zeroed", edited([](auto& e) { e[1] = 0, e[2] = 0; })},
+      {"2^64-1 solutions", edited([](auto& e) { e[1] = UINT64_MAX; })},
+      {"another subproblem",
+       edited([](auto& e) { e[0] = e[0].template get<std::uint64_t>() + 100; })},
+  };
+  for (const auto& [what, text] : edits) {
+    test::spit(path, text);
+    EXPECT_THROW(count_solutions(12, settings), usage_error) << what;
+  }
+  test::spit(path, good.dump());
+  const count_result resumed = count_solutions(12, settings);
+  EXPECT_EQ(resumed.resumed, 20u);
+  EXPECT_EQ(resumed.solutions, a000170[11]);
+}
+
+// Two tallies that each fit in 64 bits but whose sum does not, under a matching checksum, are
+// still refused rather than wrapped.
+TEST_F(CountCheckpoint, RejectsTalliesThatOverflowTheTotal) {
+  count_settings settings;
+  settings.checkpoint = path;
+  settings.max_subproblems = 2;
+  count_solutions(12, settings);
+  auto doc = nlohmann::json::parse(test::slurp(path));
+  ASSERT_EQ(doc["done"].size(), 2u);
+  doc["done"][0][1] = UINT64_MAX;
+  doc["done"][1][1] = UINT64_MAX;
+  test::spit(path, doc.dump());
+  settings.max_subproblems = 0;
+  try {
+    count_solutions(12, settings);
+    ADD_FAILURE() << "an overflowing checkpoint was accepted";
+  } catch (const usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("2^64-1"), std::string::npos) << e.what();
   }
 }
 

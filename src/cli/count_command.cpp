@@ -1,6 +1,5 @@
 // nqueens count: how many solutions n queens have, and how many are fundamentally different.
 
-#include <csignal>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -9,6 +8,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/machine.hpp"
+#include "core/temp_files.hpp"
 #include "cpu/frame_engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"
@@ -21,8 +21,6 @@ namespace nq::cli {
 namespace {
 
 std::atomic<bool> interrupted{false};
-
-extern "C" void request_stop(int) { interrupted.store(true); }
 
 struct count_request {
   int n = 0;
@@ -172,8 +170,7 @@ int run_count(int argc, char** argv) {
     settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
   // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
   // say so.
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  stop_on_signal(&interrupted);
   count_device where;
   where.name = cpu_model_name();
   [[maybe_unused]] const bool on_gpu = use_gpu(request);
@@ -195,8 +192,7 @@ int run_count(int argc, char** argv) {
 #if NQ_WITH_CUDA
   if (counter) where.kernel_seconds = counter->kernel_seconds();
 #endif
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  remove_temp_files_on_signal();
   if (shown) std::fputs("\r\033[K", stderr);
   if (!result.complete) {
     std::fprintf(

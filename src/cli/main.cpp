@@ -1,12 +1,15 @@
 // nqueens: the command-line front end. Maps every error to one line on stderr and an exit code.
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string>
 #include <string_view>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "core/temp_files.hpp"
 #include "nqueens/error.hpp"
 
 #if NQ_WITH_CUDA
@@ -31,7 +34,8 @@ Commands:
 Run nqueens <command> --help for a command's options. nqueens --version prints the build.
 
 Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad input,
-3 not enough memory or no usable GPU, 4 internal error, 130 interrupted (count: resumable).
+3 not enough memory, output that cannot be written or no usable GPU, 4 internal error,
+130 interrupted (count: resumable).
 )";
 
 void print_version() {
@@ -67,6 +71,19 @@ int dispatch(int argc, char** argv) {
                         "see nqueens --help)");
 }
 
+/// What a command printed on standard output must have reached it: a full disk or a closed
+/// pipe turns success (or "no solution") into exit 3. A command that already failed said so.
+int finish_output(const std::string& who, int code) {
+  if (code > nq::cli::exit_unsolved) return code;
+  errno = 0;
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return code;
+  const int error = errno;
+  std::fprintf(stderr, "%s: cannot write output: %s\n", who.c_str(),
+               error ? std::strerror(error) : "write error");
+  return nq::cli::exit_resource;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,24 +91,26 @@ int main(int argc, char** argv) {
     std::fputs(usage, stderr);
     return nq::cli::exit_usage;
   }
+  nq::remove_temp_files_on_signal();
   const std::string_view first = argv[1];
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
   const auto fail = [&](const char* what, int code) {
     std::fprintf(stderr, "%s: %s\n", who.c_str(), what);
     return code;
   };
+  int code = nq::cli::exit_ok;
   try {
-    return dispatch(argc, argv);
+    code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
     std::fputs(help.text.c_str(), stdout);
-    return nq::cli::exit_ok;
   } catch (const nq::usage_error& e) {
-    return fail(e.what(), nq::cli::exit_usage);
+    code = fail(e.what(), nq::cli::exit_usage);
   } catch (const nq::resource_error& e) {
-    return fail(e.what(), nq::cli::exit_resource);
+    code = fail(e.what(), nq::cli::exit_resource);
   } catch (const std::bad_alloc&) {
-    return fail("out of memory", nq::cli::exit_resource);
+    code = fail("out of memory", nq::cli::exit_resource);
   } catch (const std::exception& e) {
-    return fail((std::string("internal error: ") + e.what()).c_str(), nq::cli::exit_internal);
+    code = fail((std::string("internal error: ") + e.what()).c_str(), nq::cli::exit_internal);
   }
+  return finish_output(who, code);
 }

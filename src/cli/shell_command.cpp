@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -238,6 +240,12 @@ class shell {
   std::uint64_t next_seed_;
 };
 
+/// Standard output that cannot be written (a full disk, a closed pipe) ends the shell: exit 3.
+void flush_output() {
+  if (std::fflush(stdout) != 0)
+    throw resource_error(std::string("cannot write output: ") + std::strerror(errno));
+}
+
 }  // namespace
 
 int run_shell(int argc, char** argv) {
@@ -258,7 +266,7 @@ int run_shell(int argc, char** argv) {
   bool failed = false;
   for (std::string line;;) {
     if (interactive) std::fputs("nqueens> ", stdout);
-    std::fflush(stdout);
+    flush_output();
     if (!std::getline(std::cin, line)) break;
     try {
       if (!session.execute(line)) break;
@@ -273,7 +281,7 @@ int run_shell(int argc, char** argv) {
     } catch (const help_requested& help) {
       std::fputs(help.text.c_str(), stdout);
     }
-    std::fflush(stdout);
+    flush_output();
   }
   // A script with a failed command says so in its exit code; a person at the prompt saw it.
   return failed && !interactive ? exit_usage : exit_ok;

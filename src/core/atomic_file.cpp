@@ -1,50 +1,125 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
+#include "core/temp_files.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
+namespace {
+
+/// A full or failing disk is a resource failure (exit 3); anything else about a path is the
+/// user's to fix (exit 2).
+[[noreturn]] void fail(const std::string& path, int error) {
+  const std::string message = "cannot write " + path + ": " + std::strerror(error);
+  if (error == ENOSPC || error == EIO || error == EDQUOT || error == ENOMEM || error == EMFILE ||
+      error == ENFILE)
+    throw resource_error(message);
+  throw usage_error(message);
+}
+
+/// `path` with symbolic links in its last component followed, so that renaming over the
+/// result replaces the file the link points at (which may not exist yet).
+std::string follow_links(const std::string& path) {
+  std::filesystem::path at = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat info {};
+    if (::lstat(at.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return at.string();
+    std::vector<char> link(PATH_MAX + 1);
+    const ssize_t size = ::readlink(at.c_str(), link.data(), link.size() - 1);
+    if (size < 0) fail(path, errno);
+    const std::filesystem::path next(std::string(link.data(), static_cast<std::size_t>(size)));
+    at = next.is_absolute() ? next : at.parent_path() / next;
+  }
+  fail(path, ELOOP);
+}
+
+/// NAME.tmp.XXXXXX beside `target`, NAME shortened so that the name fits in NAME_MAX bytes.
+std::string temp_template(const std::string& target) {
+  const std::filesystem::path at = target;
+  const std::string suffix = ".tmp.XXXXXX";
+  std::string name = at.filename().string();
+  if (name.size() + suffix.size() > NAME_MAX) name.resize(NAME_MAX - suffix.size());
+  return (at.parent_path() / (name + suffix)).string();
+}
+
+}  // namespace
 
 atomic_file::atomic_file(std::string path) : path_(std::move(path)) {
   struct stat info {};
-  if (::stat(path_.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+  const bool exists = ::stat(path_.c_str(), &info) == 0;
+  if (!exists && errno != ENOENT) fail(path_, errno);
+  if (exists && S_ISDIR(info.st_mode))
     throw usage_error("cannot write " + path_ + ": it is a directory");
-  std::vector<char> name(path_.begin(), path_.end());
-  const char suffix[] = ".tmp.XXXXXX";
-  name.insert(name.end(), suffix, suffix + sizeof suffix);
+  if (exists && (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode))) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) fail(path_, errno);
+    return;
+  }
+  if (exists && !S_ISREG(info.st_mode))
+    throw usage_error("cannot write " + path_ +
+                      ": it is neither a regular file, a character device nor a FIFO");
+  target_ = follow_links(path_);
+  std::string name = temp_template(target_);
   fd_ = ::mkstemp(name.data());
-  if (fd_ < 0) throw usage_error("cannot write " + path_ + ": " + std::strerror(errno));
-  temp_path_ = name.data();
-  // mkstemp creates 0600; give the file the mode any new file would get.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0666 & ~mask);
+  if (fd_ < 0) fail(path_, errno);
+  temp_path_ = name;
+  temp_slot_ = register_temp_file(temp_path_.c_str());
+  // mkstemp creates 0600: keep the mode (and, where allowed, the group) of the file replaced,
+  // or give a new file the mode any new file would get.
+  if (exists) {
+    ::fchmod(fd_, info.st_mode & 07777);
+    if (::fchown(fd_, info.st_uid, info.st_gid) != 0) {
+      // Only root may give a file away; the new file is then ours.
+    }
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
+  }
 }
 
 atomic_file::~atomic_file() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_) ::unlink(temp_path_.c_str());
+  if (!temp_path_.empty() && !committed_) ::unlink(temp_path_.c_str());
+  unregister_temp_file(temp_slot_);
 }
 
 void atomic_file::commit() {
-  const bool synced = ::fsync(fd_) == 0 || errno == EINVAL;  // EINVAL: e.g. a pipe or device
+  // EINVAL, EROFS: a device or pipe that cannot be synced; what was written has gone to it.
+  const bool synced = ::fsync(fd_) == 0 || errno == EINVAL || errno == EROFS;
   const int sync_errno = errno;
   const bool closed = ::close(fd_) == 0;
+  const int close_errno = errno;
   fd_ = -1;
   if (!synced || !closed)
     throw resource_error("cannot write " + path_ + ": " +
-                         std::strerror(synced ? errno : sync_errno));
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
+                         std::strerror(synced ? close_errno : sync_errno));
+  if (temp_path_.empty()) {
+    committed_ = true;
+    return;
+  }
+  if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
     throw resource_error("cannot write " + path_ + ": " + std::strerror(errno));
   committed_ = true;
+  unregister_temp_file(temp_slot_);
+  temp_slot_ = -1;
+  // The rename itself reaches the disk with the directory.
+  const std::string directory = std::filesystem::path(target_).parent_path().string();
+  const int dir_fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
 }
 
 }  // namespace nq

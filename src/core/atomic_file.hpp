@@ -1,6 +1,9 @@
 #pragma once
-// An output file that appears complete or not at all: written under a temporary name beside the
-// target, then renamed over it. Created before the work starts, so a bad path fails early.
+// An output file that appears complete or not at all. A regular file (or a new one) is written
+// under a temporary name beside it, flushed to disk and renamed over it; a symbolic link is
+// followed, so its target is replaced and the link kept. A character device or a FIFO
+// (/dev/null, /dev/full, a named pipe) cannot be replaced: it is written through, every error
+// reported. Created before the work starts, so a bad path fails early.
 
 #include <string>
 
@@ -8,7 +11,8 @@ namespace nq {
 
 class atomic_file {
  public:
-  /// Creates the temporary file; throws usage_error when the path cannot be written.
+  /// Opens the temporary file (or the device); throws usage_error when the path cannot be
+  /// written, resource_error when the disk is full or failing.
   explicit atomic_file(std::string path);
   atomic_file(const atomic_file&) = delete;
   atomic_file& operator=(const atomic_file&) = delete;
@@ -20,9 +24,11 @@ class atomic_file {
   void commit();
 
  private:
-  std::string path_;
-  std::string temp_path_;
+  std::string path_;       ///< as given, for messages
+  std::string temp_path_;  ///< empty when writing through
+  std::string target_;     ///< the file the temporary replaces: `path_` with links followed
   int fd_ = -1;
+  int temp_slot_ = -1;  ///< in the registry that SIGINT and SIGTERM clean up
   bool committed_ = false;
 };
 

@@ -9,7 +9,11 @@
 namespace nq::detail {
 namespace {
 
-constexpr std::size_t block = 1 << 20;
+// The fuzz targets read in small blocks, so that short inputs cross block boundaries too.
+#ifndef NQ_READ_BLOCK
+#define NQ_READ_BLOCK (1 << 20)
+#endif
+constexpr std::size_t block = NQ_READ_BLOCK;
 constexpr row_t no_queen = std::numeric_limits<row_t>::max();
 
 bool is_space(int c) {

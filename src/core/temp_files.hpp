@@ -1,0 +1,23 @@
+#pragma once
+// The temporary files a process has open, so that SIGINT, SIGTERM or SIGHUP removes them before
+// the process dies. The signal handler only reads fixed slots and calls unlink(), both
+// async-signal-safe.
+
+#include <atomic>
+
+namespace nq {
+
+/// @brief Records `path` as a live temporary; returns its slot, or -1 when every slot is taken
+/// (the file is then only removed on a normal exit).
+int register_temp_file(const char* path);
+/// @brief Forgets a slot from register_temp_file (-1 is ignored).
+void unregister_temp_file(int slot);
+
+/// @brief SIGINT, SIGTERM and SIGHUP remove the live temporaries, then end the process by the
+/// same signal. Installed by main() for every command.
+void remove_temp_files_on_signal();
+/// @brief SIGINT, SIGTERM and SIGHUP set `*flag` instead (a count stops and saves; its
+/// temporaries go as the stack unwinds).
+void stop_on_signal(std::atomic<bool>* flag);
+
+}  // namespace nq
