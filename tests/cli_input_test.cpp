@@ -59,5 +59,64 @@ TEST(CliShell, ShortensLongWordsInErrors) {
   EXPECT_NE(r.err.find("more bytes)"), std::string::npos) << r.err;
 }
 
+TEST(CliVerify, RefusesSeveralBoardsOnOneStream) {
+  scratch_dir dir;
+  const auto listed = run_cli(dir, {"solutions", "-n", "8"});
+  ASSERT_EQ(listed.code, 0);
+  const auto r = run_cli(dir, {"verify"}, listed.out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.err.find("line 2: a second board follows the first"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(CliVerify, EachChecksOneBoardPerLine) {
+  scratch_dir dir;
+  const auto listed = run_cli(dir, {"solutions", "-n", "8"});
+  const auto r = run_cli(dir, {"verify", "--each"}, listed.out);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(test::count_lines(r.out), 92u);
+  EXPECT_EQ(r.out.find("n=8: valid"), 0u) << r.out;
+  const auto json = run_cli(dir, {"solutions", "-n", "6", "-f", "json"});
+  const auto mixed = run_cli(dir, {"verify", "--each", "--json"}, json.out + "1 2 3 4\n");
+  EXPECT_EQ(mixed.code, 1) << mixed.err;
+  EXPECT_EQ(test::count_lines(mixed.out), 5u) << mixed.out;
+  EXPECT_NE(mixed.out.find("\"valid\":false"), std::string::npos) << mixed.out;
+}
+
+TEST(CliVerify, FindsABoardAfterMegabytesOfWhitespace) {
+  scratch_dir dir;
+  for (const std::string board : {"2 4 1 3\n", ". Q . .\n. . . Q\nQ . . .\n. . Q .\n"}) {
+    const auto r = run_cli(dir, {"verify"}, std::string(3 << 20, ' ') + "\n\n" + board);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("n=4: valid"), std::string::npos) << r.out;
+  }
+}
+
+TEST(CliVerify, BoundsStandardInputByTheMemoryLimit) {
+  scratch_dir dir;
+  std::string endless;  // stands for an endless stream: far more than the limit allows
+  for (int i = 0; i < 2'000'000; ++i) endless += "1 ";
+  const auto r = run_cli(dir, {"verify", "--memory-limit", "1M"}, endless);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("more than the memory limit allows"), std::string::npos) << r.err;
+  const auto json =
+      run_cli(dir, {"verify", "--memory-limit", "1M"}, "{\"rows\": [" + endless + "0]}");
+  EXPECT_EQ(json.code, 3) << json.err;
+}
+
+TEST(CliVerify, ReadsGridsInOtherAlphabets) {
+  scratch_dir dir;
+  // The Haskell article's layout, and others seen in the wild.
+  for (const std::string board :
+       {"* Q * *\n* * * Q\nQ * * *\n* * Q *\n", "-Q--\n---Q\nQ---\n--Q-\n",
+        "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n"}) {
+    const auto r = run_cli(dir, {"verify"}, board);
+    EXPECT_EQ(r.code, 0) << board << r.err;
+    EXPECT_NE(r.out.find("n=4: valid"), std::string::npos) << r.out;
+  }
+  const auto r = run_cli(dir, {"verify", "-f", "grid"}, "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace nq
