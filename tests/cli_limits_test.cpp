@@ -66,5 +66,18 @@ TEST(CliLimits, ATimeLimitOfOneSecondEndsExpensiveSearchesWithinTen) {
   }
 }
 
+// n = 60 never finishes; the help says so, and a time limit ends it.
+TEST(CliLimits, SolutionsHonoursATimeLimitAndItsHelpWarns) {
+  scratch_dir dir;
+  const auto help = run_cli(dir, {"solutions", "--help"});
+  EXPECT_NE(help.out.find("--time-limit"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("exponential"), std::string::npos) << help.out;
+  const auto [r, seconds] = timed_run({"solutions", "-n", "60", "--time-limit", "1"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("stopped at the time limit after 0 solutions"), std::string::npos) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << "no progress line off a terminal: " << r.err;
+  EXPECT_LT(seconds, 10.0);
+}
+
 }  // namespace
 }  // namespace nq
