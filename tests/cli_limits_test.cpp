@@ -66,6 +66,19 @@ TEST(CliLimits, ATimeLimitOfOneSecondEndsExpensiveSearchesWithinTen) {
   }
 }
 
+// A run a limit stops counts the pairs of its board, which takes 5 bytes a queen more: the
+// check before the run must count them (it passed at 4.5 bytes, then the peak was twice that).
+TEST(CliLimits, TheMemoryCheckCountsWhatAStoppedRunAllocates) {
+  scratch_dir dir;
+  const auto solved = run_cli(dir, {"solve", "-n", "1e7", "--memory-limit", "60M"});
+  EXPECT_EQ(solved.code, 0) << "4.5 bytes a queen fit: " << solved.err;
+  const auto r = run_cli(
+      dir, {"solve", "-n", "1e7", "--max-steps", "1000", "--memory-limit", "60M", "-f", "json"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("n=10000000 needs about 9"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // n = 60 never finishes; the help says so, and a time limit ends it.
 TEST(CliLimits, SolutionsHonoursATimeLimitAndItsHelpWarns) {
   scratch_dir dir;
