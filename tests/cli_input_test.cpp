@@ -67,6 +67,10 @@ TEST(CliVerify, RefusesSeveralBoardsOnOneStream) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.err.find("line 2: a second board follows the first"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
+  const auto json =
+      run_cli(dir, {"verify"}, run_cli(dir, {"solutions", "-n", "6", "-f", "json"}).out);
+  EXPECT_EQ(json.code, 2) << json.out;
+  EXPECT_NE(json.err.find("a second board follows the first"), std::string::npos) << json.err;
 }
 
 TEST(CliVerify, EachChecksOneBoardPerLine) {
