@@ -54,7 +54,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"n_beyond_memory",
                   {"solve", "-n", "1e9", "--memory-limit", "1G"},
                   3,
-                  "needs about 4.19 GiB of memory"},
+                  "needs about 4.20 GiB of memory"},
         bad_input{"memory_limit_bad",
                   {"solve", "-n", "8", "--memory-limit", "lots"},
                   2,

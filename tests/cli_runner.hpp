@@ -27,9 +27,11 @@ struct cli_result {
 class cli_process {
  public:
   /// `stdout_path`, when given, receives standard output instead of the capture file (e.g.
-  /// /dev/full); `out` is then empty.
+  /// /dev/full); `out` is then empty. `address_space_kib`, when not 0, runs it under
+  /// `ulimit -v` (through /bin/sh).
   cli_process(const scratch_dir& dir, const std::vector<std::string>& args,
-              const std::string& input = "", const std::string& stdout_path = "")
+              const std::string& input = "", const std::string& stdout_path = "",
+              std::size_t address_space_kib = 0)
       : out_(stdout_path.empty() ? dir / ".cli-out" : std::filesystem::path(stdout_path)),
         err_(dir / ".cli-err"),
         captured_(stdout_path.empty()) {
@@ -44,11 +46,16 @@ class cli_process {
     posix_spawn_file_actions_addopen(&actions, 2, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addchdir_np(&actions, dir.path().c_str());
     std::vector<std::string> argv_text{NQ_CLI_PATH};
+    if (address_space_kib)
+      argv_text = {"/bin/sh", "-c",
+                   "ulimit -v " + std::to_string(address_space_kib) + " && exec \"$0\" \"$@\"",
+                   NQ_CLI_PATH};
     argv_text.insert(argv_text.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : argv_text) argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (posix_spawn(&pid_, NQ_CLI_PATH, &actions, nullptr, argv.data(), environ) != 0) pid_ = 0;
+    if (posix_spawn(&pid_, argv_text[0].c_str(), &actions, nullptr, argv.data(), environ) != 0)
+      pid_ = 0;
     posix_spawn_file_actions_destroy(&actions);
   }
   cli_process(const cli_process&) = delete;
@@ -93,6 +100,25 @@ class cli_process {
 inline cli_result run_cli(const scratch_dir& dir, const std::vector<std::string>& args,
                           const std::string& input = "") {
   return cli_process(dir, args, input).wait();
+}
+
+/// Runs `nqueens args...` in `dir` with its address space limited to `kib` KiB.
+inline cli_result run_cli_limited(const scratch_dir& dir, std::size_t kib,
+                                  const std::vector<std::string>& args,
+                                  const std::string& input = "") {
+  return cli_process(dir, args, input, "", kib).wait();
+}
+
+/// Whether this build runs under AddressSanitizer, which cannot start under `ulimit -v`.
+constexpr bool under_address_sanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
 }
 
 inline std::size_t count_lines(const std::string& text) {

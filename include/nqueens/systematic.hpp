@@ -53,4 +53,11 @@ solve_result solve_systematic(std::string_view name, index_t n,
 std::uint64_t for_each_solution(index_t n,
                                 const std::function<bool(std::span<const row_t>)>& visit);
 
+/// @brief As above, within `limits`; `progress` (if set) hears about every 65,536 nodes, with
+/// `steps` the nodes expanded and `restarts` the solutions visited. `stopped` is set when a
+/// limit ended the walk before the last solution.
+std::uint64_t for_each_solution(index_t n, const std::function<bool(std::span<const row_t>)>& visit,
+                                const search_limits& limits, const progress_fn& progress,
+                                bool& stopped);
+
 }  // namespace nq

@@ -29,7 +29,13 @@ struct verify_report {
 const char* line_kind_name(line_kind kind);
 
 /// @brief Counts the attacking pairs of a board whose rows are all below its size.
-/// About 5 bytes per queen beyond the board itself.
+/// About 5 bytes per queen beyond the board itself (verify_memory_bytes).
 verify_report verify_board(std::span<const row_t> queen_row);
+
+/// @brief What verify_board allocates for a board of n queens: a byte per row and per
+/// diagonal line, and a margin for the side tables of crowded lines.
+inline std::uint64_t verify_memory_bytes(index_t n) {
+  return std::uint64_t{n} + 2 * (2 * std::uint64_t{n}) + (std::uint64_t{1} << 20);
+}
 
 }  // namespace nq

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -116,6 +117,23 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
   } catch (const cxxopts::exceptions::exception& e) {
     throw usage_error(plain_message(e.what()) + " (see --help)");
   }
+}
+
+std::string printable(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  const std::size_t shown = std::min(text.size(), max_bytes);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (shown < text.size()) out += "... (" + std::to_string(text.size() - shown) + " more bytes)";
+  return out;
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
@@ -45,6 +46,10 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
 
 /// Makes a cxxopts message fit a one-line error: plain quotes.
 std::string plain_message(std::string text);
+
+/// `text` made safe for a one-line message: control bytes as \xNN, and at most `max_bytes`
+/// (the rest replaced by a count), so hostile input cannot drive the terminal or flood it.
+std::string printable(std::string_view text, std::size_t max_bytes = 200);
 
 bool stderr_is_terminal();
 

@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
   const std::string_view first = argv[1];
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
   const auto fail = [&](const char* what, int code) {
-    std::fprintf(stderr, "%s: %s\n", who.c_str(), what);
+    std::fprintf(stderr, "%s: %s\n", nq::cli::printable(who).c_str(),
+                 nq::cli::printable(what, 4096).c_str());
     return code;
   };
   int code = nq::cli::exit_ok;

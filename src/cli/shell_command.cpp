@@ -46,6 +46,27 @@ constexpr const char* shell_help = R"(Commands:
 )";
 
 constexpr index_t max_shell_grid = 64;  // larger boards are shown as positions
+// A line holds at most this many bytes: room for a board of max_climber_n queens.
+constexpr std::size_t max_line_bytes = 1 << 20;
+
+enum class line_read { ok, too_long, end };
+
+/// One line of standard input, without its newline. A line longer than max_line_bytes stops
+/// the read at that point (too_long); skip_line() then drops the rest.
+line_read read_line(std::string& line) {
+  line.clear();
+  int c = 0;
+  while ((c = std::getchar()) != EOF && c != '\n') {
+    if (line.size() == max_line_bytes) return line_read::too_long;
+    line.push_back(static_cast<char>(c));
+  }
+  return c == EOF && line.empty() ? line_read::end : line_read::ok;
+}
+
+void skip_line() {
+  for (int c = 0; (c = std::getchar()) != EOF && c != '\n';) {
+  }
+}
 
 std::vector<std::string> split_words(const std::string& line) {
   std::istringstream in(line);
@@ -81,7 +102,7 @@ class shell {
         std::printf("  %-14.*s %.*s\n", static_cast<int>(a.name.size()), a.name.data(),
                     static_cast<int>(a.summary.size()), a.summary.data());
     } else {
-      throw usage_error("unknown command '" + command + "' (type help)");
+      throw usage_error("unknown command '" + printable(command) + "' (type help)");
     }
     return true;
   }
@@ -111,6 +132,9 @@ class shell {
   void enter_board(const std::vector<std::string>& words) {
     if (words.size() < 2) throw usage_error("usage: board R1 R2 ... RN (1-based rows)");
     const index_t size = words.size() - 1;
+    if (size > max_climber_n)
+      throw usage_error("the shell keeps boards up to " + std::to_string(max_climber_n) +
+                        " queens, got " + std::to_string(size));
     std::vector<row_t> rows;
     for (std::size_t i = 1; i < words.size(); ++i) {
       const std::uint64_t row = parse_positive("a row", words[i]);
@@ -267,17 +291,26 @@ int run_shell(int argc, char** argv) {
   for (std::string line;;) {
     if (interactive) std::fputs("nqueens> ", stdout);
     flush_output();
-    if (!std::getline(std::cin, line)) break;
+    const line_read got = read_line(line);
+    if (got == line_read::end) break;
+    const auto report = [&](const char* what) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "error: %s\n", printable(what).c_str());
+      failed = true;
+    };
+    if (got == line_read::too_long) {
+      report(("a line holds at most " + std::to_string(max_line_bytes) +
+              " bytes; this one was dropped")
+                 .c_str());
+      skip_line();
+      continue;
+    }
     try {
       if (!session.execute(line)) break;
     } catch (const usage_error& e) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "error: %s\n", e.what());
-      failed = true;
+      report(e.what());
     } catch (const resource_error& e) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "error: %s\n", e.what());
-      failed = true;
+      report(e.what());
     } catch (const help_requested& help) {
       std::fputs(help.text.c_str(), stdout);
     }

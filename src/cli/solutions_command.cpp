@@ -12,15 +12,21 @@
 namespace nq::cli {
 
 int run_solutions(int argc, char** argv) {
-  cxxopts::Options options("nqueens solutions",
-                           "Print every solution for n queens in lexicographic order, one per "
-                           "line: positions (1-based row per column) or JSON lines.");
+  cxxopts::Options options(
+      "nqueens solutions",
+      "Print every solution for n queens in lexicographic order, one per line: positions "
+      "(1-based row per column) or JSON lines. n up to 5000 is accepted, but the search is "
+      "exponential: the first solution for n = 30 takes seconds, and beyond about 60 the search "
+      "may not finish in a lifetime; give --time-limit. On a terminal a progress line shows "
+      "on stderr.");
   // clang-format off
   options.add_options()
       ("n,queens", "number of queens (and board size)", cxxopts::value<std::string>())
       ("l,limit", "stop after this many solutions", cxxopts::value<std::string>())
       ("f,format", "positions or json (one JSON object per line)", cxxopts::value<std::string>()->default_value("positions"))
       ("o,output", "write to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
+      ("time-limit", "stop after SEC seconds (exit 1, the solutions found so far kept)", cxxopts::value<std::string>())
+      ("q,quiet", "no progress line")
       ("h,help", "show this help");
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
@@ -35,25 +41,49 @@ int run_solutions(int argc, char** argv) {
   const std::string format = args["format"].as<std::string>();
   if (format != "positions" && format != "json")
     throw usage_error("unknown format '" + format + "' (expected positions or json)");
+  search_limits limits;
+  if (args.count("time-limit"))
+    limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   output_target output(args.count("output") ? args["output"].as<std::string>() : "");
   byte_sink& out = output.sink();
   std::uint64_t printed = 0;
-  for_each_solution(n, [&](std::span<const row_t> rows) {
-    ++printed;
-    if (format == "json") {
-      out.write("{\"n\":");
-      out.write_number(n);
-      out.write(",\"index\":");
-      out.write_number(printed);
-      out.write(",\"rows\":");
-      write_rows_array(out, rows);
-      out.write("}\n");
-    } else {
-      write_board(out, rows, board_format::positions);
-    }
-    return limit == 0 || printed < limit;
-  });
+  const bool show_progress = !args.count("quiet") && stderr_is_terminal();
+  bool shown = false;
+  double last_shown = 0;
+  const auto progress = [&](const solve_progress& p) {
+    if (p.seconds < 1.0 || p.seconds - last_shown < 0.25) return;
+    last_shown = p.seconds;
+    shown = true;
+    std::fprintf(stderr, "\r%llu solutions | %.3g nodes | %.1f s\033[K",
+                 static_cast<unsigned long long>(p.restarts), static_cast<double>(p.steps),
+                 p.seconds);
+  };
+  bool stopped = false;
+  for_each_solution(
+      n,
+      [&](std::span<const row_t> rows) {
+        ++printed;
+        if (format == "json") {
+          out.write("{\"n\":");
+          out.write_number(n);
+          out.write(",\"index\":");
+          out.write_number(printed);
+          out.write(",\"rows\":");
+          write_rows_array(out, rows);
+          out.write("}\n");
+        } else {
+          write_board(out, rows, board_format::positions);
+        }
+        return limit == 0 || printed < limit;
+      },
+      limits, show_progress ? progress_fn(progress) : progress_fn{}, stopped);
+  if (shown) std::fputs("\r\033[K", stderr);
   output.commit();
+  if (stopped) {
+    std::fprintf(stderr, "nqueens solutions: stopped at the time limit after %llu solution%s\n",
+                 static_cast<unsigned long long>(printed), printed == 1 ? "" : "s");
+    return exit_unsolved;
+  }
   if (printed == 0) {
     std::fprintf(stderr, "nqueens solutions: no solution exists for n=%llu\n",
                  static_cast<unsigned long long>(n));

@@ -1,6 +1,7 @@
 // nqueens solve: one board, by one algorithm, in one of five output formats.
 
 #include <cstdio>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "cli/backend_choice.hpp"
@@ -166,8 +167,13 @@ solve_request parse_request(int argc, char** argv) {
 }
 
 std::uint64_t memory_needed(const solve_request& request) {
-  if (request.local && *request.local == local_algorithm::min_conflicts)
-    return min_conflicts_memory_bytes(request.n);
+  if (request.local && *request.local == local_algorithm::min_conflicts) {
+    // A run a limit stops counts the attacking pairs of the board it holds with verify_board.
+    // The margin is the process itself (code, libraries, stacks), seen in the peak at 10^8.
+    const bool may_stop = request.limits.max_steps || request.limits.time_limit > 0;
+    return min_conflicts_memory_bytes(request.n) + (std::uint64_t{4} << 20) +
+           (may_stop ? verify_memory_bytes(request.n) : 0);
+  }
   if (request.local) return local_memory_bytes(request.local_settings, request.n);
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
@@ -423,7 +429,13 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
   } else if (exists) {
     progress_line progress(!request.quiet && stderr_is_terminal());
-    result = run_algorithm(request, progress, trace ? &*trace : nullptr);
+    try {
+      result = run_algorithm(request, progress, trace ? &*trace : nullptr);
+    } catch (const std::bad_alloc&) {
+      throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
+                           format_bytes(memory_needed(request)) +
+                           ", which the system refused (a ulimit, or memory taken meanwhile)");
+    }
   }
   if (trace) trace->commit();
   // An unsolved run shows the board it was left with, as a solved one does.

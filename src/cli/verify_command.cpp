@@ -1,13 +1,16 @@
 // nqueens verify: reads a board in any layout nqueens writes and reports its attacking pairs.
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "core/memory.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/verify.hpp"
 
@@ -46,6 +49,30 @@ std::string to_json(const verify_report& report) {
   return record.dump() + "\n";
 }
 
+/// The largest board verify reads: --memory-limit, or the memory available, at 9 bytes a queen.
+std::uint64_t max_verify_queens(const cxxopts::ParseResult& args) {
+  constexpr std::uint64_t bytes_per_queen = 9;
+  const auto limit = args.count("memory-limit")
+                         ? std::optional(parse_byte_size(args["memory-limit"].as<std::string>()))
+                         : available_memory_bytes();
+  return limit ? std::max<std::uint64_t>(1, *limit / bytes_per_queen) : 0;
+}
+
+/// One line of `in` (without its newline); false at the end. A line longer than a board of
+/// `max_queens` could be (16 bytes a queen) is a resource_error.
+bool read_board_line(std::FILE* in, std::string& line, std::uint64_t max_queens,
+                     const std::string& source) {
+  line.clear();
+  int c = 0;
+  while ((c = std::getc(in)) != EOF && c != '\n') {
+    line.push_back(static_cast<char>(c));
+    if (max_queens && line.size() / 16 > max_queens)
+      throw resource_error(source + ": a line passes the memory limit (verify needs about 9 " +
+                           "bytes per queen; see --memory-limit)");
+  }
+  return c != EOF || !line.empty();
+}
+
 }  // namespace
 
 int run_verify(int argc, char** argv) {
@@ -58,6 +85,8 @@ int run_verify(int argc, char** argv) {
       ("file", "board to read; - or nothing reads standard input", cxxopts::value<std::string>())
       ("f,format", "auto, positions, grid, matrix or json", cxxopts::value<std::string>()->default_value("auto"))
       ("json", "report as JSON (columns 0-based)")
+      ("each", "one board per line (positions or JSON lines, as solutions writes): a report per board; exit 0 when every one is valid")
+      ("memory-limit", "refuse boards needing more than this, e.g. 512M (about 9 bytes per queen; default: what is available)", cxxopts::value<std::string>())
       ("h,help", "show this help");
   // clang-format on
   const auto args = parse_command_line(options, argc, argv, "file");
@@ -71,11 +100,31 @@ int run_verify(int argc, char** argv) {
     if (!opened) throw usage_error("cannot open " + path + ": " + std::strerror(errno));
     in = opened.get();
   }
-  const std::vector<row_t> board = read_board(in, format, path == "-" ? "standard input" : path);
-  const verify_report report = verify_board(board);
-  const std::string text = args.count("json") ? to_json(report) : describe(report);
-  std::fputs(text.c_str(), stdout);
-  return report.valid() ? exit_ok : exit_unsolved;
+  const std::string source = path == "-" ? "standard input" : path;
+  const std::uint64_t max_queens = max_verify_queens(args);
+  const bool json = args.count("json") > 0;
+  if (!args.count("each")) {
+    const verify_report report = verify_board(read_board(in, format, source, max_queens));
+    std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
+    return report.valid() ? exit_ok : exit_unsolved;
+  }
+  if (format == board_format::grid || format == board_format::matrix)
+    throw usage_error("--each reads one board per line: positions or JSON lines, not " +
+                      args["format"].as<std::string>());
+  bool all_valid = true;
+  std::size_t number = 0;
+  for (std::string line; read_board_line(in, line, max_queens, source);) {
+    ++number;
+    if (line.find_first_not_of(" \t\r\v\f") == std::string::npos) continue;
+    std::unique_ptr<std::FILE, file_closer> text(fmemopen(line.data(), line.size(), "rb"));
+    if (!text) throw resource_error("out of memory");
+    const verify_report report = verify_board(
+        read_board(text.get(), format, source + " line " + std::to_string(number), max_queens));
+    std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
+    all_valid = all_valid && report.valid();
+  }
+  if (number == 0) throw usage_error(source + ": empty input: no board to read");
+  return all_valid ? exit_ok : exit_unsolved;
 }
 
 }  // namespace nq::cli

@@ -15,6 +15,7 @@ class rows_collector : public nlohmann::json_sax<nlohmann::json> {
   bool has_rows = false;
   std::optional<std::uint64_t> n;
   std::string error;
+  const std::string* text = nullptr;  // the input, to tell a second object from other junk
 
   bool null() override { return scalar("null"); }
   bool boolean(bool) override { return scalar("a boolean"); }
@@ -63,6 +64,11 @@ class rows_collector : public nlohmann::json_sax<nlohmann::json> {
   }
   bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::detail::exception&) override {
+    // A whole object read, and another begins after it.
+    if (depth_ == 0 && has_rows && text && position >= 1 && position <= text->size() &&
+        (*text)[position - 1] == '{')
+      return fail("a second board follows the first near byte " + std::to_string(position) +
+                  "; verify checks one board (--each checks one per line)");
     return fail("invalid JSON near byte " + std::to_string(position));
   }
 
@@ -90,6 +96,7 @@ class rows_collector : public nlohmann::json_sax<nlohmann::json> {
 std::vector<row_t> read_json(byte_source& bytes) {
   const std::string text = bytes.rest();
   rows_collector collector;
+  collector.text = &text;
   nlohmann::json::sax_parse(text, &collector);
   if (!collector.error.empty()) bytes.fail(collector.error);
   if (!collector.has_rows) bytes.fail("JSON input has no \"rows\" array");

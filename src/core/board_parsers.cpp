@@ -42,7 +42,8 @@ bool looks_like_matrix_line(std::string_view line) {
 
 }  // namespace
 
-byte_source::byte_source(std::FILE* in, std::string name) : in_(in), name_(std::move(name)) {
+byte_source::byte_source(std::FILE* in, std::string name, std::uint64_t max_queens)
+    : in_(in), name_(std::move(name)), max_queens_(max_queens) {
   buffer_.resize(block);
   fill();
 }
@@ -61,8 +62,29 @@ std::string byte_source::rest() {
   while (fill()) {
     all.append(window());
     pos_ = end_;
+    if (max_queens_ && all.size() / 16 > max_queens_) check_size(all.size() / 16);
   }
   return all;
+}
+
+void byte_source::refill_window() {
+  if (pos_ == 0) return;
+  buffer_.erase(0, pos_);
+  end_ -= pos_;
+  pos_ = 0;
+  buffer_.resize(block);
+  while (end_ < buffer_.size()) {
+    const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, in_);
+    if (got == 0) break;
+    end_ += got;
+  }
+}
+
+void byte_source::check_size(std::uint64_t queens) const {
+  if (max_queens_ && queens > max_queens_)
+    throw resource_error(name_ + ": the board passes " + std::to_string(max_queens_) +
+                         " queens, more than the memory limit allows (verify needs about 9 "
+                         "bytes per queen; see --memory-limit)");
 }
 
 void byte_source::fail(const std::string& what) const { throw usage_error(name_ + ": " + what); }
@@ -80,10 +102,12 @@ std::string describe_byte(int c) {
 }
 
 board_format detect_format(byte_source& bytes) {
+  while (is_space(bytes.peek())) bytes.get();  // however much whitespace comes first
+  bytes.refill_window();
   const std::string line = first_line(bytes.window());
   if (line.empty()) bytes.fail("empty input: no board to read");
   if (line[0] == '{') return board_format::json;
-  if (line.find_first_not_of("Qq. \t\r") == std::string::npos) return board_format::grid;
+  if (line.find_first_not_of("Qq.*- \t\r") == std::string::npos) return board_format::grid;
   const std::string_view window = bytes.window();
   const bool more_lines = first_line(window.substr(window.find(line) + line.size())).size() > 0;
   if (more_lines && looks_like_matrix_line(line)) return board_format::matrix;
@@ -92,13 +116,18 @@ board_format detect_format(byte_source& bytes) {
 
 std::vector<row_t> read_positions(byte_source& bytes) {
   std::vector<row_t> rows;
+  // A board is one line, unless its first line holds a single number: then it is written one
+  // number per line, and every line belongs to it.
+  bool one_line = true;
   for (;;) {
     int c = bytes.peek();
     while (is_space(c) || c == ',') {
+      if (c == '\n' && rows.size() == 1) one_line = false;
+      if (c == '\n' && one_line && !rows.empty()) break;
       bytes.get();
       c = bytes.peek();
     }
-    if (c < 0) break;
+    if (c < 0 || (c == '\n' && one_line && !rows.empty())) break;
     if (c < '0' || c > '9')
       bytes.fail_at_line("expected a row number (1-based), found " + describe_byte(c));
     index_t value = 0;
@@ -114,8 +143,13 @@ std::vector<row_t> read_positions(byte_source& bytes) {
       bytes.fail_at_line("row 0 in column " + std::to_string(rows.size() + 1) +
                          ": positions are 1-based");
     rows.push_back(static_cast<row_t>(value - 1));
+    if ((rows.size() & 0xFFFF) == 0) bytes.check_size(rows.size());
   }
   if (rows.empty()) bytes.fail("empty input: no board to read");
+  while (is_space(bytes.peek())) bytes.get();
+  if (bytes.peek() >= 0)
+    bytes.fail_at_line(
+        "a second board follows the first; verify checks one board (--each checks one per line)");
   for (std::size_t col = 0; col < rows.size(); ++col) {
     if (rows[col] >= rows.size())
       bytes.fail("column " + std::to_string(col + 1) + " has row " + std::to_string(rows[col] + 1) +
@@ -125,7 +159,8 @@ std::vector<row_t> read_positions(byte_source& bytes) {
   return rows;
 }
 
-std::vector<row_t> read_cells(byte_source& bytes, char queen, char empty) {
+std::vector<row_t> read_cells(byte_source& bytes, std::string_view queens,
+                              std::string_view empties) {
   std::vector<row_t> rows;
   std::size_t n = 0, row = 0;
   std::string cells;
@@ -133,10 +168,12 @@ std::vector<row_t> read_cells(byte_source& bytes, char queen, char empty) {
     cells.clear();
     for (c = bytes.get(); c >= 0 && c != '\n'; c = bytes.get()) {
       if (is_space(c)) continue;
-      if (c != queen && c != empty && !(queen == 'Q' && c == 'q'))
-        bytes.fail_at_line(std::string("expected '") + queen + "' or '" + empty + "', found " +
-                           describe_byte(c));
-      cells.push_back(static_cast<char>(c));
+      const bool queen = queens.find(static_cast<char>(c)) != std::string_view::npos;
+      if (!queen && empties.find(static_cast<char>(c)) == std::string_view::npos)
+        bytes.fail_at_line(std::string("expected '") + queens[0] + "' or '" + empties[0] +
+                           "', found " + describe_byte(c));
+      cells.push_back(queen ? 'Q' : '.');
+      if ((cells.size() & 0xFFFF) == 0) bytes.check_size(cells.size());
     }
     if (cells.empty()) continue;
     if (n == 0) {
@@ -149,7 +186,7 @@ std::vector<row_t> read_cells(byte_source& bytes, char queen, char empty) {
     if (row >= n)
       bytes.fail("more than " + std::to_string(n) + " rows for " + std::to_string(n) + " columns");
     for (std::size_t col = 0; col < n; ++col) {
-      if (cells[col] == empty) continue;
+      if (cells[col] == '.') continue;
       if (rows[col] != no_queen)
         bytes.fail("column " + std::to_string(col + 1) + " has more than one queen");
       rows[col] = static_cast<row_t>(row);

@@ -1,6 +1,7 @@
 #pragma once
 // The readers behind read_board. Every failure throws usage_error naming the source and line.
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -13,7 +14,8 @@ namespace nq::detail {
 /// Buffered bytes from a FILE*, counting lines.
 class byte_source {
  public:
-  byte_source(std::FILE* in, std::string name);
+  /// `max_queens` (0: no bound) bounds what a reader keeps; past it, resource_error.
+  byte_source(std::FILE* in, std::string name, std::uint64_t max_queens = 0);
 
   int peek() { return pos_ < end_ || fill() ? static_cast<unsigned char>(buffer_[pos_]) : -1; }
   int get() {
@@ -26,8 +28,13 @@ class byte_source {
   }
   /// The bytes read ahead and not consumed: at least the first block of the input.
   std::string_view window() const { return {buffer_.data() + pos_, end_ - pos_}; }
-  /// Everything not yet consumed.
+  /// Everything not yet consumed (at most 16 bytes per queen of the bound).
   std::string rest();
+  /// Moves the unconsumed bytes to the front and reads more, so the window holds a whole
+  /// block unless the input ends first.
+  void refill_window();
+  /// Throws resource_error when a board of `queens` passes the bound.
+  void check_size(std::uint64_t queens) const;
 
   [[noreturn]] void fail(const std::string& what) const;
   [[noreturn]] void fail_at_line(const std::string& what) const;
@@ -40,6 +47,7 @@ class byte_source {
   std::string buffer_;
   std::size_t pos_ = 0, end_ = 0;
   std::size_t line_ = 1;
+  std::uint64_t max_queens_;
 };
 
 /// Quotes a byte for a message: 'x' when printable, else its hex value.
@@ -47,7 +55,9 @@ std::string describe_byte(int c);
 
 board_format detect_format(byte_source& bytes);
 std::vector<row_t> read_positions(byte_source& bytes);
-std::vector<row_t> read_cells(byte_source& bytes, char queen, char empty);
+/// A grid or matrix: `queens` lists the characters of a queen, `empties` of an empty square.
+std::vector<row_t> read_cells(byte_source& bytes, std::string_view queens,
+                              std::string_view empties);
 std::vector<row_t> read_json(byte_source& bytes);
 
 }  // namespace nq::detail

@@ -13,6 +13,7 @@
 
 #include "core/machine.hpp"
 #include "core/stopwatch.hpp"
+#include "core/worker_threads.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
@@ -102,8 +103,7 @@ class cpu_backend final : public batch_backend {
       if (--active == 0) finished.notify_all();
     };
 
-    std::vector<std::thread> workers;
-    for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work, t);
+    detail::worker_threads workers(threads, work);
     {
       std::unique_lock lock(mutex);
       while (!finished.wait_for(lock, progress_period, [&] { return active == 0; }))
@@ -113,7 +113,7 @@ class cpu_backend final : public batch_backend {
           lock.lock();
         }
     }
-    for (auto& w : workers) w.join();
+    workers.join();
     if (failure) std::rethrow_exception(failure);
     for (const batch_tally& t : tallies) tally.merge(t);
   }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/stopwatch.hpp"
+#include "core/worker_threads.hpp"
 #include "cpu/count_checkpoint.hpp"
 #include "cpu/frame_engine.hpp"
 #include "nqueens/error.hpp"
@@ -102,16 +103,14 @@ class count_job {
 
   count_result run() {
     if (settings_.slice_counter) return run_slices();
-    std::vector<std::thread> workers;
-    workers.reserve(threads_);
     // Each worker's level buffers are allocated here, where running out of memory is an
     // error the caller sees rather than the end of the process.
     std::vector<detail::frame_counter> counters;
     counters.reserve(threads_);
     for (unsigned t = 0; t < threads_; ++t) counters.emplace_back(n_, *kernels_);
-    for (auto& counter : counters) workers.emplace_back([this, &counter] { work(counter); });
+    detail::worker_threads workers(threads_, [this, &counters](unsigned t) { work(counters[t]); });
     watch();
-    for (auto& worker : workers) worker.join();
+    workers.join();
     save();
     return result();
   }

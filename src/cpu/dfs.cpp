@@ -9,8 +9,9 @@ namespace {
 /// to go on.
 class explicit_dfs {
  public:
-  explicit_dfs(index_t n, const systematic_settings& settings)
-      : n_(n),
+  explicit_dfs(index_t n, const systematic_settings& settings, progress_fn progress = {})
+      : progress_(std::move(progress)),
+        n_(n),
         check_(n),
         order_(n, settings),
         budget_(settings.limits),
@@ -39,6 +40,7 @@ class explicit_dfs {
       }
       board_[col] = row;
       if (col + 1 == n_) {
+        ++visited_;
         if (!visit(static_cast<const std::vector<row_t>&>(board_))) return true;
         continue;
       }
@@ -55,11 +57,15 @@ class explicit_dfs {
   /// Expands the node that fills `col`.
   bool open(index_t col) {
     if (!budget_.expand()) return false;
+    if (progress_ && (budget_.steps() & 0xFFFF) == 0)
+      progress_({"searching", 0.0, budget_.steps(), visited_, budget_.seconds()});
     next_[col] = 0;
     orders_[col] = order_.draw(col);
     return true;
   }
 
+  progress_fn progress_;
+  std::uint64_t visited_ = 0;
   index_t n_;
   detail::occupancy_check check_;
   detail::row_order order_;
@@ -87,10 +93,19 @@ solve_result solve_dfs(index_t n, const systematic_settings& settings) {
 
 std::uint64_t for_each_solution(index_t n,
                                 const std::function<bool(std::span<const row_t>)>& visit) {
+  bool stopped = false;
+  return for_each_solution(n, visit, search_limits{}, progress_fn{}, stopped);
+}
+
+std::uint64_t for_each_solution(index_t n, const std::function<bool(std::span<const row_t>)>& visit,
+                                const search_limits& limits, const progress_fn& progress,
+                                bool& stopped) {
   detail::check_systematic_n(n);
-  explicit_dfs search(n, systematic_settings{});
+  systematic_settings settings;
+  settings.limits = limits;
+  explicit_dfs search(n, settings, progress);
   std::uint64_t visited = 0;
-  search.walk([&](const std::vector<row_t>& board) {
+  stopped = !search.walk([&](const std::vector<row_t>& board) {
     ++visited;
     return visit(board);
   });

@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "core/deadline.hpp"
 #include "core/stopwatch.hpp"
 #include "cpu/population_search.hpp"
 #include "nqueens/construction.hpp"
@@ -33,13 +34,13 @@ constexpr std::array<std::pair<local_algorithm, std::string_view>, 14> names{{
     {local_algorithm::ga, "ga"},
 }};
 
-constexpr std::uint64_t check_every = 1024;  // observer calls between clock reads
+constexpr std::uint64_t check_every = 1024;  // observer calls between race checks
 
-/// Forwards steps to the trace and stops the chain at the time limit.
+/// Forwards steps to the trace and stops the chain at the time limit (the clock read about
+/// every 2 ms, however long a step takes) or when a lower-numbered run has solved.
 struct host_observer {
   const trace_fn* trace;
-  double time_limit;
-  const detail::stopwatch* clock;
+  detail::deadline time_limit;
   const std::atomic<std::uint64_t>* first_solved;  // stop once a lower-numbered run solved
   std::uint64_t stream;
   const row_t* board;  // the chain's board, for the trace
@@ -55,9 +56,9 @@ struct host_observer {
       row.queen_row = board;
       (*trace)(row);
     }
+    if (time_limit.passed()) return false;
     if (++calls % check_every != 0) return true;
-    if (first_solved && first_solved->load(std::memory_order_relaxed) < stream) return false;
-    return time_limit <= 0 || clock->seconds() < time_limit;
+    return !first_solved || first_solved->load(std::memory_order_relaxed) >= stream;
   }
 };
 
@@ -129,11 +130,10 @@ struct local_workspace::impl {
 
   chain_outcome population(philox_stream& rng, const local_run& run, std::uint64_t max_steps,
                            const detail::stopwatch& clock) {
-    std::uint64_t calls = 0;
-    const double limit = run.limits.time_limit;
+    detail::deadline limit(run.limits.time_limit, clock);
     const detail::population_observer observe = [&](const trace_row& row) {
       if (run.trace) run.trace(row);
-      return limit <= 0 || ++calls % 16 != 0 || clock.seconds() < limit;
+      return !limit.passed();
     };
     if (settings.algorithm == local_algorithm::beam)
       return detail::beam_search(n, settings.beam, rng, run.start, max_steps, observe, queen_row);
@@ -170,8 +170,9 @@ struct local_workspace::impl {
     if (!run.trace && run.limits.time_limit <= 0 && !run.first_solved)
       return chain(rng, random_start, max_steps, no_observer{});
     return chain(rng, random_start, max_steps,
-                 host_observer{run.trace ? &run.trace : nullptr, run.limits.time_limit, &clock,
-                               run.first_solved, run.stream, queen_row.data()});
+                 host_observer{run.trace ? &run.trace : nullptr,
+                               detail::deadline(run.limits.time_limit, clock), run.first_solved,
+                               run.stream, queen_row.data()});
   }
 
   index_t n;

@@ -1,0 +1,48 @@
+#pragma once
+// A time limit checked by elapsed time rather than a fixed number of steps: a step of
+// backtracking on 5000 queens costs a million times one of min-conflicts, so any fixed step
+// count is either far too coarse for one or far too costly for the other.
+
+#include <cstdint>
+
+#include "core/stopwatch.hpp"
+
+namespace nq::detail {
+
+/// @brief Says when `limit` seconds (0: none) have passed on `clock`, reading the clock about
+/// every `period` seconds whatever a step costs: the steps between reads double while reads
+/// come sooner than that, and halve when one comes later.
+class deadline {
+ public:
+  explicit deadline(double limit, const stopwatch& clock, double period = 0.002)
+      : limit_(limit), period_(period), clock_(&clock) {}
+
+  /// Counts one step of work; true once the limit has passed.
+  bool passed() {
+    if (limit_ <= 0 || --countdown_ > 0) return false;
+    return read();
+  }
+  /// Reads the clock now.
+  bool passed_now() { return limit_ > 0 && read(); }
+
+ private:
+  bool read() {
+    const double now = clock_->seconds();
+    const double since = now - last_read_;
+    last_read_ = now;
+    if (since < period_ / 2 && stride_ < (std::uint64_t{1} << 32)) {
+      stride_ *= 2;
+    } else if (since > period_ && stride_ > 1) {
+      stride_ /= 2;
+    }
+    countdown_ = stride_;
+    return now >= limit_;
+  }
+
+  double limit_, period_;
+  const stopwatch* clock_;
+  double last_read_ = 0;
+  std::uint64_t stride_ = 1, countdown_ = 1;
+};
+
+}  // namespace nq::detail

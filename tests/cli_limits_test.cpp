@@ -1,0 +1,96 @@
+// Runs that meet a limit of the machine or of the user end cleanly: a thread the system will not
+// start, a time limit, a memory limit. Timing bounds here are generous (seconds against runs of
+// minutes); the precision of the limits is measured in bench/, not asserted.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "cli_runner.hpp"
+
+namespace nq {
+namespace {
+
+using test::run_cli;
+using test::run_cli_limited;
+using test::scratch_dir;
+
+// Room for the program but not for hundreds of 8 MiB thread stacks.
+constexpr std::size_t small_address_space_kib = 1'000'000;
+
+TEST(CliLimits, CountThreadsBeyondTheAddressSpaceIsAResourceError) {
+  if (test::under_address_sanitizer()) GTEST_SKIP() << "ASan cannot start under ulimit -v";
+  scratch_dir dir;
+  const auto one = run_cli_limited(dir, small_address_space_kib, {"count", "-n", "10", "-t", "1"});
+  ASSERT_EQ(one.code, 0) << "the limit leaves room for one thread: " << one.err;
+  const auto r = run_cli_limited(dir, small_address_space_kib, {"count", "-n", "10", "-t", "1000"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("cannot start worker thread"), std::string::npos) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(CliLimits, BatchThreadsBeyondTheAddressSpaceIsAResourceError) {
+  if (test::under_address_sanitizer()) GTEST_SKIP() << "ASan cannot start under ulimit -v";
+  scratch_dir dir;
+  const auto r = run_cli_limited(dir, small_address_space_kib,
+                                 {"batch", "-n", "8", "--algo", "hc", "--runs", "1e6", "-t", "1024",
+                                  "--device", "cpu", "--runs-csv", "runs.csv"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("cannot start worker thread"), std::string::npos) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(dir.files().empty()) << "left a partial file";
+}
+
+/// Runs `args` and returns the result with its wall time in seconds.
+std::pair<test::cli_result, double> timed_run(const std::vector<std::string>& args) {
+  scratch_dir dir;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_cli(dir, args);
+  return {r, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+}
+
+// Each of these runs for minutes without its limit; a step of each costs far more than one of
+// min-conflicts, which a fixed count of steps between clock reads did not see.
+TEST(CliLimits, ATimeLimitOfOneSecondEndsExpensiveSearchesWithinTen) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"solve", "-n", "5000", "--algo", "backtrack"},
+        std::vector<std::string>{"solve", "-n", "3000", "--algo", "beam", "--max-steps", "1e9"}}) {
+    auto with_limit = args;
+    with_limit.insert(with_limit.end(), {"--time-limit", "1", "-f", "summary"});
+    const auto [r, seconds] = timed_run(with_limit);
+    EXPECT_EQ(r.code, 1) << args[4] << ": " << r.err;
+    EXPECT_NE(r.err.find("within the time limit"), std::string::npos) << r.err;
+    EXPECT_LT(seconds, 10.0) << args[4];
+  }
+}
+
+// A run a limit stops counts the pairs of its board, which takes 5 bytes a queen more: the
+// check before the run must count them (it passed at 4.5 bytes, then the peak was twice that).
+TEST(CliLimits, TheMemoryCheckCountsWhatAStoppedRunAllocates) {
+  scratch_dir dir;
+  const auto solved = run_cli(dir, {"solve", "-n", "1e7", "--memory-limit", "60M"});
+  EXPECT_EQ(solved.code, 0) << "4.5 bytes a queen fit: " << solved.err;
+  const auto r = run_cli(
+      dir, {"solve", "-n", "1e7", "--max-steps", "1000", "--memory-limit", "60M", "-f", "json"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("n=10000000 needs about 9"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// n = 60 never finishes; the help says so, and a time limit ends it.
+TEST(CliLimits, SolutionsHonoursATimeLimitAndItsHelpWarns) {
+  scratch_dir dir;
+  const auto help = run_cli(dir, {"solutions", "--help"});
+  EXPECT_NE(help.out.find("--time-limit"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("exponential"), std::string::npos) << help.out;
+  const auto [r, seconds] = timed_run({"solutions", "-n", "60", "--time-limit", "1"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("stopped at the time limit after 0 solutions"), std::string::npos) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << "no progress line off a terminal: " << r.err;
+  EXPECT_LT(seconds, 10.0);
+}
+
+}  // namespace
+}  // namespace nq
