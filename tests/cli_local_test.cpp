@@ -351,6 +351,27 @@ TEST(CliShell, VerboseRunNarratesEachStepAndWhyItStopped) {
   EXPECT_TRUE(saw_limit);
 }
 
+// The sideways limit counted in all (steps 6, 8, 9 and 10 here, an improving move between) and
+// with plateau jumps (a jump changes the cost of a sideways step) is still named as the reason:
+// the last board has a move that keeps the cost. Both once read "no move keeps or lowers".
+TEST(CliShell, VerboseRunNamesTheTotalSidewaysLimitAndPlateauJumps) {
+  scratch_dir dir;
+  const auto total = run_cli(
+      dir, {"shell"}, "new 10 2\nrun hc-sideways --sideways 4 --sideways-limit total --verbose\n");
+  EXPECT_EQ(total.code, 0) << total.err;
+  EXPECT_NE(total.out.find("(the sideways limit: 4 sideways moves in all)"), std::string::npos)
+      << total.out;
+  // Step 1 is a sideways move and a jump that lowers the cost: the limit of 1 is reached with
+  // no step of equal cost to be seen.
+  const auto jump =
+      run_cli(dir, {"shell"}, "new 6 17\nrun hc-sideways --sideways 1 --plateau-jump --verbose\n");
+  EXPECT_EQ(jump.code, 0) << jump.err;
+  EXPECT_NE(jump.out.find("step 1: column 5 row 4 -> 6, column 6 row 6 -> 4"), std::string::npos)
+      << jump.out;
+  EXPECT_NE(jump.out.find("(the sideways limit: 1 sideways move in a row)"), std::string::npos)
+      << jump.out;
+}
+
 TEST(CliShell, ReportsBadCommandsAndCarriesOn) {
   scratch_dir dir;
   const auto r = run_cli(dir, {"shell"}, "show\nfly\nnew 6 1\nrun sa --cooling 2\nrun hc\n");

@@ -140,6 +140,44 @@ TEST(GpuBlockChains, MatchTheCpuRunForRun) {
   }
 }
 
+// The seeds' climber rules on block chains with several columns per thread, where the first or
+// last tie may sit in any thread's range: the block's choice is the CPU's, run for run.
+TEST(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  std::vector<local_search_settings> cases(4);
+  cases[0].algorithm = A::hc;
+  cases[0].hill.ties = tie_rule::last;
+  cases[1].algorithm = A::hc_sideways;
+  cases[1].hill = {20, true, tie_rule::first, false};
+  cases[2].algorithm = A::hc_restart;
+  cases[2].hill = {3, false, tie_rule::last, true};
+  cases[3].algorithm = A::hc_sideways;
+  cases[3].hill = {4294967295u, false, tie_rule::last, true};  // the case study's climber
+  const std::uint64_t runs = device_or_host(24, 3);
+  for (const auto& settings : cases)
+    for (const index_t n : {257, 600}) {
+      std::vector<row_t> boards;
+      const auto gpu_runs =
+          gpu::run_thread_chains(n, settings, 9, 40, runs, {.max_steps = 300}, &boards);
+      local_workspace cpu(n, settings);
+      for (std::uint64_t i = 0; i < runs; ++i) {
+        local_run run;
+        run.seed = 9;
+        run.stream = 40 + i;
+        run.limits.max_steps = 300;
+        const chain_outcome expected = cpu.run(run);
+        const std::string where =
+            label(settings.algorithm) + " n=" + std::to_string(n) + " run " + std::to_string(i);
+        ASSERT_EQ(gpu_runs[i].steps, expected.steps) << where;
+        ASSERT_EQ(gpu_runs[i].restarts, expected.restarts) << where;
+        ASSERT_EQ(gpu_runs[i].cost, expected.cost) << where;
+        ASSERT_EQ(std::vector<row_t>(boards.begin() + i * n, boards.begin() + (i + 1) * n),
+                  std::vector<row_t>(cpu.board(), cpu.board() + n))
+            << where;
+      }
+    }
+}
+
 // solve --chains on the GPU: runs stop once a lower-numbered run has solved, and the
 // lowest-numbered run that solves is the CPU's, whose record matches.
 TEST(GpuRace, FindsTheCpusLowestSolvedChain) {

@@ -22,7 +22,6 @@ struct shell_solve {
   trace_fn narrate;              ///< called per step with the trace, when set
   solve_result result;           ///< what the run left, filled in
   std::string stop_reason;       ///< why it stopped unsolved ("" when solved), filled in
-  std::uint64_t sideways = 0;    ///< the steps at the end that left the cost as it was
 };
 /// nqueens solve with argv as for solve. The result is written only when --format or
 /// --output is given, and an unsolved run is not reported on stderr: the shell reports.

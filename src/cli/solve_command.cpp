@@ -13,6 +13,7 @@
 #include "core/stopwatch.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/batch.hpp"
+#include "nqueens/climb.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
@@ -217,15 +218,9 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
     if (request.shell) {
       // The shell's board is where one chain starts; --chains and --chain start afresh.
       if (!request.chains && !request.chain) run.start = request.shell->start.data();
-      // Counts the sideways moves at the end, to say why a climber stopped.
       auto written = run.trace;
-      run.trace = [written, shell = request.shell,
-                   last = trace_row{}](const trace_row& row) mutable {
+      run.trace = [written, shell = request.shell](const trace_row& row) {
         if (written) written(row);
-        const bool sideways =
-            row.step > 0 && row.restarts == last.restarts && row.cost == last.cost;
-        shell->sideways = sideways ? shell->sideways + 1 : 0;
-        last = row;
         if (shell->narrate) shell->narrate(row);
       };
     }
@@ -355,15 +350,30 @@ void write_result(byte_sink& out, const solve_request& request, const solve_resu
   }
 }
 
+/// Whether a queen of `board` can move within its column without raising the attacking pairs.
+/// hc-sideways stops unsolved where no move lowers them; if one keeps them, only its sideways
+/// limit stopped it (whether the limit counts moves in a row or in all, plateau jumps or not).
+bool has_sideways_move(const std::vector<row_t>& board) {
+  const index_t n = board.size();
+  std::vector<row_t> rows(board);
+  std::vector<std::int32_t> row_count(n), diag(2 * n - 1), anti(2 * n - 1);
+  const climber_view<std::int32_t> b{rows.data(), row_count.data(), diag.data(), anti.data(), n};
+  recount(b);
+  for (index_t col = 0; col < n; ++col)
+    if (detail::least_load(b, col) - queen_pairs(b, col) <= 0) return true;
+  return false;
+}
+
 /// Why a hill climber that stopped by itself stopped, for the shell's --verbose.
-std::string climber_stop(const solve_request& request, const shell_solve& shell) {
+std::string climber_stop(const solve_request& request, const solve_result& result) {
+  const hill_climbing_settings& hill = request.local_settings.hill;
   switch (*request.local) {
     case local_algorithm::hc:
       return " (no move lowers the cost: a local minimum or a plateau)";
     case local_algorithm::hc_sideways:
-      return shell.sideways >= request.local_settings.hill.max_sideways
-                 ? " (the sideways limit: " + count_of(shell.sideways, "sideways move") +
-                       " in a row)"
+      return !result.queen_row.empty() && has_sideways_move(result.queen_row)
+                 ? " (the sideways limit: " + count_of(hill.max_sideways, "sideways move") +
+                       (hill.total_sideways ? " in all)" : " in a row)")
                  : " (no move keeps or lowers the cost)";
     case local_algorithm::first_choice:
       return " (no neighbour lowers the cost)";
@@ -388,7 +398,7 @@ std::string failure_reason(const solve_request& request, const solve_result& res
   }
   std::string text = "no solution found: " + request.algorithm + " stopped after " + steps +
                      " with " + count_of(result.conflicts, "attacking pair") + " left";
-  if (request.shell && request.local) text += climber_stop(request, *request.shell);
+  if (request.shell && request.local) text += climber_stop(request, result);
   // The first clash of the board it was left with, as verify names it.
   if (!result.queen_row.empty() && result.queen_row.size() <= max_clash_check_n) {
     const auto check = verify_board(result.queen_row);
