@@ -94,7 +94,7 @@ TEST_F(GpuEdges, NonDefaultSettingsMatchTheCpu) {
   cases[0].column.steps_per_try = 40;
   cases[0].column.restarts = 5;
   cases[1].algorithm = A::sa;
-  cases[1].annealing = {5.0, 0.9, 0.05, true};
+  cases[1].annealing = {5.0, 0.9, 0.05, false};  // --reject-equal (taking them is the default)
   cases[2].algorithm = A::hc_sideways;
   cases[2].hill.max_sideways = 7;
   cases[3].algorithm = A::hc_random_p;
