@@ -1,0 +1,149 @@
+#pragma once
+/// @file
+/// @brief A canonical frame's search cut into pieces, for counters that run many small
+/// searches side by side (the GPU). A piece is a node of the frame search (frame_search.hpp)
+/// some levels down, with the lines of the queens placed above it; the frame's completions are
+/// the sum of its pieces' leaves. Frames that a rotation maps onto themselves (their boards must
+/// be checked) and frames of fewer than two free rows stay whole. The piece search keeps its
+/// stack in a strided view, so that a GPU thread's stack can sit in shared memory with the
+/// block's other stacks interleaved (no bank conflicts) and a CPU's in a plain array.
+/// NQ_HD, like the rest of the counting logic.
+
+#include <cstdint>
+
+#include "nqueens/frame_search.hpp"
+
+namespace nq {
+
+/// @brief A piece's `level` when it stands for its whole frame (count_frame_completions).
+inline constexpr std::uint8_t whole_frame_level = 0xFF;
+
+/// @brief One piece: the node at free row `level` of the search of frame `frame` (an index into
+/// the counter's frame list), its queens' lines as seen from that row, and its open columns.
+struct frame_piece {
+  std::uint32_t frame = 0;
+  std::uint32_t cols = 0, ld = 0, rd = 0, open = 0;
+  std::uint8_t level = 0;
+  NQ_HD bool whole() const { return level == whole_frame_level; }
+};
+
+/// @brief Four words per stack level, `stride` words apart (the threads of a block).
+struct frame_stack_view {
+  std::uint32_t* base;
+  unsigned stride;
+  NQ_HD std::uint32_t& at(int level, int word) const {
+    return base[(static_cast<unsigned>(level) * 4u + static_cast<unsigned>(word)) * stride];
+  }
+};
+
+/// @brief Stack levels a piece search of n queens needs at most.
+NQ_HD constexpr int frame_stack_levels(int n) { return n > 4 ? n - 4 : 1; }
+
+/// @brief Whether frame `f` (stabiliser bits `stabilizer`) is searched whole, not in pieces.
+NQ_HD constexpr bool frame_stays_whole(const frame_search& s, std::uint8_t stabilizer) {
+  return (stabilizer & rotation_symmetries) != 0 || s.levels < 2;
+}
+
+/// @brief Calls emit(piece) for the pieces of frame `index` (search `s`, stabiliser bits
+/// `stabilizer`): its live nodes at free row min(depth, levels - 2), or one whole piece.
+/// A frame whose nodes all die on the way has no piece.
+template <class Emit>
+NQ_HD void split_frame(const frame_search& s, std::uint8_t stabilizer, std::uint32_t index,
+                       int depth, Emit emit) {
+  frame_piece piece;
+  piece.frame = index;
+  if (frame_stays_whole(s, stabilizer)) {
+    piece.level = whole_frame_level;
+    emit(piece);
+    return;
+  }
+  const int stop_level = depth < s.levels - 2 ? depth : s.levels - 2;
+  if (s.allowed[0] == 0) return;
+  // Depth first to stop_level, the same children in the same order as the search itself.
+  std::uint32_t avail[max_count_n], cols[max_count_n], ld[max_count_n], rd[max_count_n];
+  int d = 0;
+  avail[0] = s.allowed[0], cols[0] = ld[0] = rd[0] = 0;
+  for (;;) {
+    if (d == stop_level) {
+      piece.level = static_cast<std::uint8_t>(d);
+      piece.open = avail[d], piece.cols = cols[d], piece.ld = ld[d], piece.rd = rd[d];
+      emit(piece);
+      if (--d < 0) return;
+      continue;
+    }
+    const std::uint32_t a = avail[d];
+    if (a == 0) {
+      if (--d < 0) return;
+      continue;
+    }
+    const std::uint32_t bit = a & (0u - a);
+    avail[d] = a ^ bit;
+    std::uint32_t nc = cols[d], nl = ld[d], nr = rd[d];
+    const std::uint32_t open = frame_child(frame_step_at(s, d), bit, nc, nl, nr);
+    if (open != 0) {
+      ++d;
+      avail[d] = open, cols[d] = nc, ld[d] = nl, rd[d] = nr;
+    }
+  }
+}
+
+/// @brief The leaves under a (not whole) piece of the search `s`, added to `leaves`: the last
+/// free row's open squares counted by popcount, no board looked at. Its stack holds levels
+/// piece.level .. s.levels - 2 at stack levels 0, 1, ... Every count_stop_interval nodes it asks
+/// `stop()`, and returns false (leaves partial) when that says so. `nodes`, when not null,
+/// gets the nodes searched added (a node: one queen placed).
+/// Precondition: piece.level <= s.levels - 2, s.levels - 1 - piece.level <= stack levels.
+template <class Stop>
+NQ_HD bool count_piece_leaves(const frame_search& s, const frame_piece& piece,
+                              frame_stack_view stack, Stop stop, std::uint64_t& leaves,
+                              std::uint64_t* nodes = nullptr) {
+  const int base = piece.level, last_parent = s.levels - 2;
+  int d = base;
+  stack.at(0, 0) = piece.open, stack.at(0, 1) = piece.cols;
+  stack.at(0, 2) = piece.ld, stack.at(0, 3) = piece.rd;
+  frame_step step = frame_step_at(s, d);
+  std::uint64_t found = 0, searched = 0;
+  std::uint32_t until_check = count_stop_interval;
+  while (d >= base) {
+    if (--until_check == 0) {
+      if (stop()) {
+        leaves += found;
+        if (nodes) *nodes += searched;
+        return false;
+      }
+      until_check = count_stop_interval;
+    }
+    const int k = d - base;
+    const std::uint32_t a = stack.at(k, 0);
+    if (a == 0) {
+      if (--d >= base) step = frame_step_at(s, d);
+      continue;
+    }
+    ++searched;
+    const std::uint32_t bit = a & (0u - a);
+    stack.at(k, 0) = a ^ bit;
+    std::uint32_t nc = stack.at(k, 1), nl = stack.at(k, 2), nr = stack.at(k, 3);
+    const std::uint32_t open = frame_child(step, bit, nc, nl, nr);
+    if (d == last_parent) {
+      found += static_cast<std::uint64_t>(popcount32(open));
+    } else if (open != 0) {
+      ++d;
+      stack.at(k + 1, 0) = open, stack.at(k + 1, 1) = nc;
+      stack.at(k + 1, 2) = nl, stack.at(k + 1, 3) = nr;
+      step = frame_step_at(s, d);
+    }
+  }
+  leaves += found;
+  if (nodes) *nodes += searched;
+  return true;
+}
+
+/// @brief What a frame contributes for `leaves` completions when no rotation fixes it: every
+/// completion an orbit, each a class counted in eighths `orbit` times (see count_frame).
+NQ_HD constexpr count_tally weigh_frame_leaves(std::uint8_t stabilizer, std::uint64_t leaves) {
+  const std::uint64_t weighted =
+      static_cast<std::uint64_t>(symmetry_count / popcount32(stabilizer)) * leaves;
+  return count_tally{weighted, weighted};
+}
+
+}  // namespace nq
