@@ -93,4 +93,48 @@ class subproblem_counter {
   std::unique_ptr<impl> impl_;
 };
 
+/// @brief Free rows a GPU frame piece fixes below its frame (frame_pieces.hpp): 1 gives 28,743
+/// pieces at n = 16, 2 gives 1.9 million at n = 21 (bench/frame_tree_stats.cpp), more than
+/// the resident threads of a GPU, so that the smallest frames' pieces make a short tail.
+inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 1 : 2; }
+
+/// @brief What a frame count on the GPU did, for measurements.
+struct frame_count_stats {
+  std::uint64_t pieces = 0;        ///< pieces of the last count
+  std::uint64_t whole_frames = 0;  ///< of them, frames searched whole (rotation-symmetric)
+};
+
+/// @brief Counts canonical frames on the GPU: the CPU's subproblems (split "frames", the same
+/// index for the same frame, the same tallies), so a checkpoint moves between the CPU and the
+/// GPU. Each frame is cut into pieces (frame_pieces.hpp), frames biggest first with a frame's
+/// pieces together, and one persistent launch pulls them from one atomic counter; a thread's search stack sits in
+/// shared memory and the last free row is counted by popcount. A frame is reported once its
+/// last piece is done, while the launch runs; a stop flag ends every thread within
+/// count_stop_interval nodes. Throws cuda_error when the GPU fails.
+class frame_counter {
+ public:
+  /// @brief For n in 4..32; `depth` < 0 means frame_piece_depth(n).
+  explicit frame_counter(int n, int depth = -1);
+  ~frame_counter();
+  frame_counter(const frame_counter&) = delete;
+  frame_counter& operator=(const frame_counter&) = delete;
+  /// @brief The canonical frames, as the CPU lists them (index order of its checkpoints).
+  std::size_t frames() const;
+  /// @brief Counts frames[indices[i]] for every i in one launch; `finished` hears each frame
+  /// (by its position in `indices`) as its last piece completes, on the calling thread,
+  /// several times a second. Once `*stop` is set, the kernel gives up within a few
+  /// milliseconds; frames it did not report stay unfinished.
+  void count(const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
+             const std::function<void(std::span<const finished_subproblem>)>& finished);
+  /// @brief Every frame of `indices`, counted to the end: the tallies in order.
+  std::vector<count_tally> count(const std::vector<std::uint32_t>& indices);
+  /// @brief Seconds in the counting kernels so far (CUDA events).
+  double kernel_seconds() const;
+  frame_count_stats stats() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
 }  // namespace nq::gpu

@@ -59,6 +59,9 @@ struct count_settings {
   std::function<void(const count_progress&)> progress;  ///< called about 4 times a second
   std::string simd = "auto";  ///< CPU vector kernels: auto (the widest), off, avx2 or avx512
   int split_rows = default_split_rows;  ///< slice mode: rows each subproblem fixes
+  /// Slice mode: the subproblems are the CPU's canonical frames (split "frames", the same
+  /// indices), not row prefixes, so a checkpoint moves between the CPU and the slice counter.
+  bool slice_frames = false;
   /// When set, subproblems are counted a slice at a time by this instead of by worker threads
   /// (the GPU counter); progress and checkpoints follow what it reports while it runs.
   slice_counter_fn slice_counter;

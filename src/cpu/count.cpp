@@ -80,13 +80,13 @@ class count_job {
         kernels_(settings.slice_counter ? nullptr : &detail::choose_frame_kernels(settings.simd)),
         frames_(n >= 4 && !settings.slice_counter ? detail::canonical_frames(n)
                                                   : std::vector<detail::canonical_frame>{}),
-        units_(settings.slice_counter ? count_subproblems(n, settings.split_rows).size()
-                                      : frames_.size()),
+        units_(units(n, settings, frames_)),
         threads_(std::max(1u, settings.threads)),
         finished_(units_, 0) {
     checkpoint_.n = n;
-    checkpoint_.split =
-        settings.slice_counter ? "rows-" + std::to_string(settings.split_rows) : "frames";
+    checkpoint_.split = settings.slice_counter && !settings.slice_frames
+                            ? "rows-" + std::to_string(settings.split_rows)
+                            : "frames";
     checkpoint_.subproblems = units_;
     if (!settings_.checkpoint.empty()) {
       detail::read_count_checkpoint(settings_.checkpoint, n, checkpoint_.split, units_,
@@ -116,6 +116,15 @@ class count_job {
   }
 
  private:
+  /// Subproblems in all: frames (whether the CPU or a slice counter counts them), or row
+  /// prefixes.
+  static std::size_t units(int n, const count_settings& settings,
+                           const std::vector<detail::canonical_frame>& frames) {
+    if (!settings.slice_counter) return frames.size();
+    if (settings.slice_frames) return n >= 4 ? detail::canonical_frames(n).size() : 0;
+    return count_subproblems(n, settings.split_rows).size();
+  }
+
   /// The slice counter's loop: the unfinished subproblems in slices, each recorded as the
   /// counter reports it; progress and checkpoints while it runs.
   count_result run_slices() {

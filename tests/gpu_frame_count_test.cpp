@@ -1,0 +1,178 @@
+// Counting canonical frames on the GPU (kernels/frame_count.cu) against OEIS, against the CPU's
+// frame counter frame by frame, and across devices through checkpoints. Skipped without a CUDA
+// device; in the host execution (one CPU thread plays the grid) the sizes are scaled down.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "cpu/frame_engine.hpp"
+#include "kernel_tests.hpp"
+#include "kernels/gpu.hpp"
+#include "nqueens/count.hpp"
+#include "scratch.hpp"
+
+namespace nq {
+namespace {
+
+constexpr std::uint64_t a000170[] = {
+    1,    0,     0,     2,      10,      4,        40,       92,        352,        724,
+    2680, 14200, 73712, 365596, 2279184, 14772512, 95815104, 666090624, 4968057848, 39029188884};
+constexpr std::uint64_t a002562[] = {
+    1,   0,    0,    1,     2,      1,       6,        12,       46,        92,
+    341, 1787, 9233, 45752, 285053, 1846955, 11977939, 83263591, 621012754, 4878666808};
+
+class GpuFrameCount : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+  /// Settings that count n on the GPU by frames, the way `nqueens count --device gpu` does;
+  /// `on_frame` hears every frame the counter reports.
+  count_settings on_gpu(int n, std::function<void(const finished_subproblem&)> on_frame = {}) {
+    count_settings settings;
+    if (n < 4) return settings;  // no frames: the CPU answers
+    counter = std::make_unique<gpu::frame_counter>(n);
+    settings.slice_frames = true;
+    settings.slice_size = counter->frames();  // one launch for the whole count
+    settings.slice_counter = [this, on_frame](const std::vector<std::uint32_t>& indices,
+                                              const std::atomic<bool>* stop, const auto& finished) {
+      counter->count(indices, stop, [&](std::span<const finished_subproblem> done) {
+        finished(done);
+        if (on_frame)
+          for (const finished_subproblem& f : done) on_frame(f);
+      });
+    };
+    return settings;
+  }
+  std::unique_ptr<gpu::frame_counter> counter;
+};
+
+// OEIS A000170 and A002562. A device goes to 18; the host execution, one CPU thread, to 16
+// (about 15 s; n = 17 would take about 90).
+TEST_F(GpuFrameCount, MatchesOeisForNFrom1To18) {
+  for (int n = 1; n <= test::device_or_host(18, 16); ++n) {
+    const count_result result = count_solutions(n, on_gpu(n));
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.solutions, a000170[n - 1]) << "n=" << n;
+    EXPECT_EQ(result.unique, a002562[n - 1]) << "n=" << n;
+    if (n >= 4) {
+      EXPECT_EQ(result.subproblems, counter->frames());
+      EXPECT_GT(counter->stats().pieces, 0u);
+    }
+  }
+}
+
+TEST_F(GpuFrameCount, EveryFrameMatchesTheCpu) {
+  for (int n = 4; n <= test::device_or_host(16, 14); ++n) {
+    const auto frames = detail::canonical_frames(n);
+    detail::frame_counter cpu(n, detail::portable_frame_kernels());
+    std::vector<count_tally> expected;
+    for (const auto& frame : frames) expected.push_back(*detail::count_frame(n, frame, cpu));
+    std::vector<std::uint32_t> all(frames.size());
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    for (const int depth : {0, gpu::frame_piece_depth(n), 3}) {
+      gpu::frame_counter device(n, depth);
+      ASSERT_EQ(device.frames(), frames.size());
+      const auto tallies = device.count(all);
+      for (std::size_t i = 0; i < frames.size(); ++i) {
+        ASSERT_EQ(tallies[i].solutions, expected[i].solutions)
+            << "n=" << n << " depth " << depth << " frame " << i;
+        ASSERT_EQ(tallies[i].unique_eighths, expected[i].unique_eighths)
+            << "n=" << n << " depth " << depth << " frame " << i;
+      }
+    }
+  }
+}
+
+// A subset of frames, in an order of the caller's: positions map back to the right frames.
+TEST_F(GpuFrameCount, CountsAnySubsetOfFrames) {
+  const int n = 12;
+  const auto frames = detail::canonical_frames(n);
+  gpu::frame_counter device(n);
+  std::vector<std::uint32_t> some;
+  for (std::uint32_t i = static_cast<std::uint32_t>(frames.size()); i-- > 0;)
+    if (i % 3 != 1) some.push_back(i);
+  const auto tallies = device.count(some);
+  detail::frame_counter cpu(n, detail::portable_frame_kernels());
+  for (std::size_t p = 0; p < some.size(); ++p)
+    EXPECT_EQ(tallies[p].solutions, detail::count_frame(n, frames[some[p]], cpu)->solutions);
+}
+
+class GpuFrameCheckpoint : public GpuFrameCount {
+ protected:
+  int n = test::device_or_host(18, 14);
+  test::scratch_dir dir;
+  std::string path = (dir / "count.json").string();
+};
+
+TEST_F(GpuFrameCheckpoint, ACpuCheckpointResumesOnTheGpu) {
+  count_settings cpu;
+  cpu.threads = 2;
+  cpu.checkpoint = path;
+  cpu.max_subproblems = 300;
+  const count_result part = count_solutions(n, cpu);
+  ASSERT_FALSE(part.complete);
+  count_settings gpu = on_gpu(n);
+  gpu.checkpoint = path;
+  const count_result rest = count_solutions(n, gpu);
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.resumed, part.subproblems_done);
+  EXPECT_EQ(rest.solutions, a000170[n - 1]);
+  EXPECT_EQ(rest.unique, a002562[n - 1]);
+}
+
+// The stop lands inside the launch, after the first frame with solutions is reported; what
+// was reported resumes exactly, on the CPU.
+TEST_F(GpuFrameCheckpoint, AStopInsideTheLaunchResumesOnTheCpu) {
+  std::atomic<bool> stop{false};
+  std::chrono::steady_clock::time_point raised;
+  count_settings gpu = on_gpu(n, [&](const finished_subproblem& f) {
+    if (f.tally.solutions > 0 && !stop.exchange(true)) raised = std::chrono::steady_clock::now();
+  });
+  gpu.checkpoint = path;
+  gpu.stop = &stop;
+  const count_result part = count_solutions(n, gpu);
+  const double landed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - raised).count();
+  ASSERT_TRUE(stop.load());
+  EXPECT_FALSE(part.complete);
+  EXPECT_GT(part.subproblems_done, 0u);
+  EXPECT_LT(landed, 1.0) << "the stop took " << landed << " s to land";
+  count_settings cpu;
+  cpu.threads = 2;
+  cpu.checkpoint = path;
+  const count_result rest = count_solutions(n, cpu);
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.resumed, part.subproblems_done);
+  EXPECT_EQ(rest.solutions, a000170[n - 1]);
+  EXPECT_EQ(rest.unique, a002562[n - 1]);
+}
+
+// Stopped twice on the GPU, then finished there: the same totals.
+TEST_F(GpuFrameCheckpoint, AStoppedGpuCountResumesOnTheGpu) {
+  std::uint64_t done_before = 0;
+  for (int round = 0; round < 2; ++round) {
+    std::atomic<bool> stop{false};
+    count_settings gpu = on_gpu(n, [&](const finished_subproblem& f) {
+      if (f.tally.solutions > 0) stop = true;
+    });
+    gpu.checkpoint = path;
+    gpu.stop = &stop;
+    const count_result part = count_solutions(n, gpu);
+    ASSERT_FALSE(part.complete);
+    EXPECT_EQ(part.resumed, done_before);
+    EXPECT_GT(part.subproblems_done, done_before);
+    done_before = part.subproblems_done;
+  }
+  count_settings gpu = on_gpu(n);
+  gpu.checkpoint = path;
+  const count_result rest = count_solutions(n, gpu);
+  EXPECT_TRUE(rest.complete);
+  EXPECT_EQ(rest.resumed, done_before);
+  EXPECT_EQ(rest.solutions, a000170[n - 1]);
+  EXPECT_EQ(rest.unique, a002562[n - 1]);
+}
+
+}  // namespace
+}  // namespace nq
