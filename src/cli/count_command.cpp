@@ -175,15 +175,16 @@ int run_count(int argc, char** argv) {
   where.name = cpu_model_name();
   [[maybe_unused]] const bool on_gpu = use_gpu(request);
 #if NQ_WITH_CUDA
-  std::unique_ptr<gpu::subproblem_counter> counter;
+  std::unique_ptr<gpu::frame_counter> counter;
   if (on_gpu) {
-    settings.split_rows = gpu::count_split_rows(request.n);
-    const auto subs = count_subproblems(request.n, settings.split_rows);
-    counter = std::make_unique<gpu::subproblem_counter>(request.n, subs, frame_classes(request.n));
+    // The CPU's frames, so a checkpoint moves between --device cpu and gpu; one persistent
+    // launch for every frame not yet done.
+    counter = std::make_unique<gpu::frame_counter>(request.n);
+    settings.slice_frames = true;
+    settings.slice_size = counter->frames();
     settings.slice_counter = [&](const std::vector<std::uint32_t>& indices,
                                  const std::atomic<bool>* stop,
                                  const auto& finished) { counter->count(indices, stop, finished); };
-    settings.slice_size = 1 << 18;
     where.device = "gpu";
     where.name = gpu::device_name();
   }
