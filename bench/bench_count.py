@@ -5,22 +5,27 @@ on the same machine. Appends one JSON record per case to bench/results/<date>-cp
 
 With --device gpu it times `count --device gpu` instead (wall time including CUDA start-up,
 and the kernel time the count reports) and appends to bench/results/<date>-<gpu>.jsonl.
+With --stop-after S it checks a stop instead of timing: each count gets SIGINT S seconds in,
+must exit 130 within 1 s with its checkpoint saved, and the same command must then resume to
+the exact OEIS totals (records with "workload": "count-stop").
 
 On the CPU, --simd off,avx2,avx512 times each set of vector kernels (default: auto, the
 widest the CPU has).
 
 Usage: bench/bench_count.py [--binary build/nqueens] [--sizes 14,15,16] [--threads 1,2]
                             [--repeats 3] [--baseline build/mirror_baseline] [--device cpu|gpu]
-                            [--simd auto]
+                            [--simd auto] [--stop-after S]
 """
 
 import argparse
 import json
 import os
 import pathlib
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from bench_common import ROOT, append_records, default_output, machine_record, repo_relative
@@ -29,6 +34,15 @@ from bench_common import ROOT, append_records, default_output, machine_record, r
 TARGET_SECONDS = {(16, 1): 1.0}
 # Issue 6's targets on one H100/H200, wall time including start-up.
 GPU_TARGET_SECONDS = {18: 0.3, 20: 2.0, 21: 12.0, 22: 100.0}
+# Issue 17: a stop lands within this many seconds at any n.
+STOP_TARGET_SECONDS = 1.0
+# OEIS A000170 and A002562, from n = 1.
+SOLUTIONS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
+             95815104, 666090624, 4968057848, 39029188884, 314666222712, 2691008701644,
+             24233937684440, 227514171973736]
+UNIQUE = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939,
+          83263591, 621012754, 4878666808, 39333324973, 336376244042, 3029242658210,
+          28439272956934]
 
 
 def timed(command):
@@ -51,7 +65,11 @@ def main():
     parser.add_argument("--output", help="JSON lines file (default bench/results/<date>-cpu.jsonl)")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
     parser.add_argument("--simd", default="auto", help="comma-separated count --simd values")
+    parser.add_argument("--stop-after", type=float,
+                        help="check a SIGINT this many seconds in, then the resume, instead")
     args = parser.parse_args()
+    if args.stop_after is not None:
+        return bench_stop(args)
     if args.device == "gpu":
         return bench_gpu(args)
     machine = machine_record(args.binary)
@@ -142,6 +160,64 @@ def bench_gpu(args):
     append_records(args.output or ROOT / "bench" / "results" / f"{machine['date']}-{slug}.jsonl",
                    records)
     return 0 if all(r["meets_target"] is not False for r in records) else 1
+
+
+def bench_stop(args):
+    """SIGINT S seconds into each count: the exit within STOP_TARGET_SECONDS, then the resume."""
+    machine = machine_record(args.binary)
+    records = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        with tempfile.TemporaryDirectory() as scratch:
+            checkpoint = str(pathlib.Path(scratch) / "count.json")
+            command = [args.binary, "count", "-n", str(n), "--unique", "--device", args.device,
+                       "--checkpoint", checkpoint, "--format", "json", "-q"]
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True)
+            try:
+                process.wait(timeout=args.stop_after)
+                stop_seconds = None  # finished before the stop
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGINT)
+                raised = time.perf_counter()
+                process.wait()
+                stop_seconds = time.perf_counter() - raised
+            stderr = process.stderr.read()
+            stopped_code = process.returncode
+            wall, answer = timed(command)  # the resume (or a rerun of a finished count)
+        exact = (answer["solutions"] == SOLUTIONS[n - 1] and answer.get("unique") == UNIQUE[n - 1])
+        stop_ok = stop_seconds is not None and stopped_code == 130 and \
+            stop_seconds <= STOP_TARGET_SECONDS
+        records.append({
+            "workload": "count-stop",
+            "device": args.device,
+            "device_name": answer["device_name"],
+            "n": n,
+            "stop_after_seconds": args.stop_after,
+            "stop_seconds": stop_seconds,
+            "stopped_exit_code": stopped_code,
+            "stop_target_seconds": STOP_TARGET_SECONDS,
+            "resumed_subproblems": answer["resumed_subproblems"],
+            "subproblems": answer["subproblems"],
+            "resume_wall_seconds": wall,
+            "solutions": answer["solutions"],
+            "unique": answer.get("unique"),
+            "exact": exact,
+            "meets_target": stop_ok and exact,
+            "command": repo_relative(" ".join(command)),
+            **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
+        })
+        r = records[-1]
+        said = "finished before the stop" if stop_seconds is None else \
+            f"exit {stopped_code} {stop_seconds:.3f} s after SIGINT"
+        print(f"n={n}: {said}; resumed {r['resumed_subproblems']} of {r['subproblems']} "
+              f"subproblems, {'exact' if exact else 'WRONG'} totals "
+              f"({'ok' if r['meets_target'] else 'MISSED'})", flush=True)
+        if stopped_code not in (0, 130):
+            print(stderr, file=sys.stderr)
+    slug = "".join(c if c.isalnum() else "-" for c in records[0]["device_name"].lower()).strip("-")
+    append_records(args.output or ROOT / "bench" / "results" / f"{machine['date']}-{slug}.jsonl",
+                   records)
+    return 0 if all(r["meets_target"] for r in records) else 1
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 # fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
 # at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
 # sanitizer.txt, bench.txt (the drivers' output), gpu.jsonl, count-gpu.jsonl and summary.txt.
+# The count steps: n = 18, 20, 21 timed, then a SIGINT 3 s into n = 21 (out within 1 s, the
+# resume exact).
 #
 # Usage: bench/gpu_check.sh OUTDIR
 # Exit: 0 all steps passed or were skipped, 1 a step failed or timed out, 2 usage, 3 no GPU.
@@ -39,6 +41,7 @@ cuda=${NQ_CUDA_ROOT:-/usr/local/cuda}
 min_step=20  # seconds: a step with less than this left before the deadline is skipped
 # Time caps in seconds. Typical times are far lower; the deadline bounds the sum.
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=150
+cap_stop=120
 declare -A cap_sanitizer=([memcheck]=150 [racecheck]=90 [synccheck]=60)
 
 # An earlier run's files would be appended to (the drivers append JSON lines).
@@ -221,7 +224,11 @@ for tool in memcheck racecheck synccheck; do
     continue
   fi
   filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
-  if [[ $tool == memcheck ]]; then filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*'; fi
+  filter+=':GpuFrameCount.CountsAnySubset*'
+  if [[ $tool == memcheck ]]; then
+    filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
+    filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*'
+  fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"
 done
@@ -271,6 +278,18 @@ if needs bench-count bench.txt "$build_dir/nqueens"; then
   done
   joined=$(printf '%s, ' "${notes[@]}")
   summary bench-count "$count_status" "$((SECONDS - start))" bench.txt "${joined%, }"
+fi
+# Issue 17: SIGINT 3 s into a count of n = 21 (start-up included), out within 1 s, then the
+# resume exact.
+if needs stop-resume bench.txt "$build_dir/nqueens"; then
+  if time_left; then
+    timed stop-resume "$cap_stop" "$out/bench.txt" python3 bench/bench_count.py \
+      --binary "$build_dir/nqueens" --device gpu --sizes 21 --stop-after 3 \
+      --output "$out/count-gpu.jsonl"
+    summary stop-resume "$status" "$took" bench.txt "$(bench_note)"
+  else
+    summary stop-resume SKIP 0 bench.txt deadline
+  fi
 fi
 
 # 6. A check on what the device machine will send back, and the verdict.
