@@ -99,7 +99,7 @@ bool read_count_checkpoint(const std::string& path, int n, const std::string& sp
                       std::to_string(doc["n"].get<int>()) + ", not n=" + std::to_string(n));
   if (!doc.contains("split") || !doc["split"].is_string() || doc["split"] != split ||
       !doc.contains("subproblems") || read_count(doc["subproblems"], path) != subproblems)
-    corrupt(path, "it splits the search differently (another --device?)");
+    corrupt(path, "it splits the search differently (a row-prefix split from an older GPU count?)");
   if (!doc.contains("done") || !doc["done"].is_array()) corrupt(path, "no list of finished work");
   out = count_checkpoint{n, split, subproblems, {}};
   std::vector<std::pair<std::uint64_t, count_tally>> entries;
