@@ -1,7 +1,8 @@
-// Local beam search: k states; every generation pools all their successors and keeps k of them.
+// Local beam search: k states; every generation pools all their successors and keeps k of them,
+// the k best (ties by a random key per successor) or k drawn by fitness. Keys and draws come
+// from nqueens/population.hpp's keyed streams, which the GPU kernel draws from too.
 
 #include <algorithm>
-#include <queue>
 
 #include "cpu/population_search.hpp"
 #include "nqueens/climb.hpp"
@@ -54,79 +55,62 @@ struct beam_states {
   std::vector<index_t> cost;
 };
 
-/// A successor: state s with the queen of `col` moved to `row`.
+/// A successor: its key (cost, then random tie-break) and its number, state by state.
 struct successor {
-  index_t cost;
-  std::uint32_t key;  // random tie-break
-  std::uint32_t state;
-  index_t col;
-  row_t row;
-  bool operator<(const successor& o) const { return cost != o.cost ? cost < o.cost : key < o.key; }
+  std::uint64_t key;
+  std::uint64_t number;
+  bool operator<(const successor& o) const {
+    return key != o.key ? key < o.key : number < o.number;
+  }
 };
 
-/// Calls visit(successor without key) for every successor of every state, in a fixed order.
-template <class Visit>
-void for_each_successor(beam_states& beam, Visit visit) {
-  const index_t n = beam.n;
-  for (std::uint32_t s = 0; s < beam.cost.size(); ++s) {
-    const auto b = beam.view(s);
-    for (index_t col = 0; col < n; ++col)
-      for (index_t row = 0; row < n; ++row) {
-        if (row == b.queen_row[col]) continue;
-        const auto cost = static_cast<index_t>(static_cast<std::int64_t>(beam.cost[s]) +
-                                               relocation_delta(b, col, row));
-        visit(successor{cost, 0, s, col, static_cast<row_t>(row)});
-      }
+/// Every successor of the beam in order, keyed for generation g.
+std::vector<successor> all_successors(beam_states& beam, std::uint64_t seed, std::uint64_t run,
+                                      std::uint64_t generation) {
+  const index_t per_state = beam::successors_per_state(beam.n);
+  std::vector<successor> all(beam.cost.size() * per_state);
+  for (std::size_t s = 0; s < beam.cost.size(); ++s) {
+    const philox_stream ties = population_stream(seed, run, generation, s);
+    for (index_t j = 0; j < per_state; ++j)
+      all[s * per_state + j] = {
+          beam::successor_key(beam::successor_cost(beam.view(s), beam.cost[s], j), ties.word(j)),
+          s * per_state + j};
   }
+  return all;
 }
 
-/// The k best successors, ties broken by a random key per successor.
-std::vector<successor> best_successors(beam_states& beam, philox_stream& rng, std::size_t k) {
-  std::priority_queue<successor> kept;  // the worst kept on top
-  for_each_successor(beam, [&](successor c) {
-    c.key = rng.next_u32();
-    if (kept.size() < k) {
-      kept.push(c);
-    } else if (c < kept.top()) {
-      kept.pop();
-      kept.push(c);
-    }
-  });
-  std::vector<successor> chosen;
-  while (!kept.empty()) {
-    chosen.push_back(kept.top());
-    kept.pop();
-  }
-  std::reverse(chosen.begin(), chosen.end());
+/// The k best successors, best first: the numbers of the k least keys.
+std::vector<std::uint64_t> best_successors(std::vector<successor> all, std::size_t k) {
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end());
+  std::vector<std::uint64_t> chosen(k);
+  for (std::size_t i = 0; i < k; ++i) chosen[i] = all[i].number;
   return chosen;
 }
 
-/// k successors drawn with replacement, with probability proportional to their fitness.
-std::vector<successor> drawn_successors(beam_states& beam, philox_stream& rng, std::size_t k) {
-  const index_t n = beam.n;
-  double total = 0.0;
-  for_each_successor(
-      beam, [&](const successor& c) { total += static_cast<double>(fitness_of(n, c.cost)); });
-  std::vector<std::pair<double, std::size_t>> targets(k);
-  for (std::size_t i = 0; i < k; ++i) targets[i] = {rng.uniform() * total, i};
-  std::sort(targets.begin(), targets.end());
-  std::vector<successor> chosen(k);
-  std::size_t next = 0;
-  double running = 0.0;
-  successor last{};
-  for_each_successor(beam, [&](const successor& c) {
-    running += static_cast<double>(fitness_of(n, c.cost));
-    last = c;
-    while (next < k && targets[next].first < running) chosen[targets[next++].second] = c;
-  });
-  while (next < k) chosen[targets[next++].second] = last;  // rounding at the very end
+/// k successors drawn with replacement, with probability proportional to their fitness; draw i
+/// from stream (run, g, i).
+std::vector<std::uint64_t> drawn_successors(const std::vector<successor>& all, index_t n,
+                                            std::uint64_t seed, std::uint64_t run,
+                                            std::uint64_t generation, std::size_t k) {
+  std::vector<std::uint64_t> running(all.size());  // fitness summed through each successor
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    running[i] = total += fitness_of(n, all[i].key >> 32);
+  std::vector<std::uint64_t> chosen(k, all.size() - 1);  // no fitness at all: the last
+  if (total == 0) return chosen;
+  for (std::size_t i = 0; i < k; ++i) {
+    philox_stream rng = population_stream(seed, run, generation, i);
+    const std::uint64_t target = beam::draw_target(rng, total);
+    chosen[i] = static_cast<std::uint64_t>(
+        std::upper_bound(running.begin(), running.end(), target) - running.begin());
+  }
   return chosen;
 }
 
 }  // namespace
 
-chain_outcome beam_search(index_t n, const beam_settings& settings, philox_stream& rng,
-                          const row_t* start, std::uint64_t max_steps,
+chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_t seed,
+                          std::uint64_t run, const row_t* start, std::uint64_t max_steps,
                           const population_observer& observe, std::vector<row_t>& best) {
   const std::size_t k = settings.width;
   beam_states beam(n, k);
@@ -136,6 +120,7 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, philox_strea
       std::copy(start, start + n, b.queen_row);
       beam.cost[s] = recount(b);
     } else {
+      philox_stream rng = population_stream(seed, run, 0, s);
       beam.cost[s] = random_board(b, rng);
     }
   }
@@ -144,16 +129,15 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, philox_strea
   out.cost = row.cost;
   out.stopped = !observe(row);
   beam_states next(n, k);
+  const index_t per_state = beam::successors_per_state(n);
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
-    const auto chosen =
-        settings.stochastic ? drawn_successors(beam, rng, k) : best_successors(beam, rng, k);
-    for (std::size_t s = 0; s < k; ++s) {
-      const successor& c = chosen[s];
-      const auto b = next.view(s);
-      std::copy_n(beam.view(c.state).queen_row, n, b.queen_row);
-      b.queen_row[c.col] = c.row;
-      next.cost[s] = recount(b);
-    }
+    const std::uint64_t generation = out.steps + 1;
+    const auto all = all_successors(beam, seed, run, generation);
+    const auto chosen = settings.stochastic ? drawn_successors(all, n, seed, run, generation, k)
+                                            : best_successors(all, k);
+    for (std::size_t s = 0; s < k; ++s)
+      next.cost[s] = beam::take_successor(beam.view(chosen[s] / per_state), next.view(s),
+                                          chosen[s] % per_state);
     std::swap(beam, next);
     ++out.steps;
     row = population_row(n, beam.cost, out.steps);
