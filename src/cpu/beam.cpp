@@ -3,6 +3,7 @@
 // from nqueens/population.hpp's keyed streams, which the GPU kernel draws from too.
 
 #include <algorithm>
+#include <queue>
 
 #include "cpu/population_search.hpp"
 #include "nqueens/climb.hpp"
@@ -64,46 +65,75 @@ struct successor {
   }
 };
 
-/// Every successor of the beam in order, keyed for generation g.
-std::vector<successor> all_successors(beam_states& beam, std::uint64_t seed, std::uint64_t run,
-                                      std::uint64_t generation) {
-  const index_t per_state = beam::successors_per_state(beam.n);
-  std::vector<successor> all(beam.cost.size() * per_state);
+/// Calls visit(number, state, j, cost) for every successor of every state, in order: successor
+/// j of state s is number s n(n-1) + j, its queen of column j / (n-1) moved to the
+/// (j % (n-1))-th other row (beam::successor_cost's numbering, without its divisions).
+template <class Visit>
+void for_each_successor(beam_states& beam, Visit visit) {
+  const index_t n = beam.n, per_state = beam::successors_per_state(n);
   for (std::size_t s = 0; s < beam.cost.size(); ++s) {
-    const philox_stream ties = population_stream(seed, run, generation, s);
-    for (index_t j = 0; j < per_state; ++j)
-      all[s * per_state + j] = {
-          beam::successor_key(beam::successor_cost(beam.view(s), beam.cost[s], j), ties.word(j)),
-          s * per_state + j};
+    const auto b = beam.view(s);
+    index_t j = 0;
+    for (index_t col = 0; col < n; ++col)
+      for (index_t k = 0; k + 1 < n; ++k, ++j) {
+        const auto cost =
+            static_cast<index_t>(static_cast<std::int64_t>(beam.cost[s]) +
+                                 relocation_delta(b, col, other_row(k, b.queen_row[col])));
+        visit(s * per_state + j, s, j, cost);
+      }
   }
-  return all;
 }
 
-/// The k best successors, best first: the numbers of the k least keys.
-std::vector<std::uint64_t> best_successors(std::vector<successor> all, std::size_t k) {
-  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k), all.end());
-  std::vector<std::uint64_t> chosen(k);
-  for (std::size_t i = 0; i < k; ++i) chosen[i] = all[i].number;
+/// The k best successors of generation g, best first: the k least keys, the tie-break of
+/// successor j of state s being word j of stream (run, g, s). Streams through them with a heap
+/// of k, so that a generation of a wide board takes no memory per successor.
+std::vector<std::uint64_t> best_successors(beam_states& beam, std::uint64_t seed, std::uint64_t run,
+                                           std::uint64_t generation, std::size_t k) {
+  std::priority_queue<successor> kept;  // the worst kept on top
+  philox_stream ties(0, 0);
+  r123::Philox4x32::ctr_type words{};
+  for_each_successor(beam, [&](std::uint64_t number, std::size_t s, index_t j, index_t cost) {
+    if (j == 0) ties = population_stream(seed, run, generation, s);
+    if (j % 4 == 0) words = ties.block_at(j / 4);
+    const successor c{beam::successor_key(cost, words[static_cast<unsigned>(j % 4)]), number};
+    if (kept.size() < k) {
+      kept.push(c);
+    } else if (c < kept.top()) {
+      kept.pop();
+      kept.push(c);
+    }
+  });
+  std::vector<std::uint64_t> chosen(kept.size());
+  for (std::size_t i = chosen.size(); i-- > 0; kept.pop()) chosen[i] = kept.top().number;
   return chosen;
 }
 
-/// k successors drawn with replacement, with probability proportional to their fitness; draw i
-/// from stream (run, g, i).
-std::vector<std::uint64_t> drawn_successors(const std::vector<successor>& all, index_t n,
-                                            std::uint64_t seed, std::uint64_t run,
-                                            std::uint64_t generation, std::size_t k) {
-  std::vector<std::uint64_t> running(all.size());  // fitness summed through each successor
-  std::uint64_t total = 0;
-  for (std::size_t i = 0; i < all.size(); ++i)
-    running[i] = total += fitness_of(n, all[i].key >> 32);
-  std::vector<std::uint64_t> chosen(k, all.size() - 1);  // no fitness at all: the last
+/// k successors drawn with replacement, with probability proportional to their fitness: draw i
+/// from stream (run, g, i) takes the first successor whose running sum of fitness exceeds its
+/// target. Two passes, no memory per successor.
+std::vector<std::uint64_t> drawn_successors(beam_states& beam, std::uint64_t seed,
+                                            std::uint64_t run, std::uint64_t generation,
+                                            std::size_t k) {
+  const index_t n = beam.n;
+  std::uint64_t total = 0, last = 0;
+  for_each_successor(beam, [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
+    total += fitness_of(n, cost);
+    last = number;
+  });
+  std::vector<std::uint64_t> chosen(k, last);  // no fitness at all: the last
   if (total == 0) return chosen;
+  std::vector<std::pair<std::uint64_t, std::size_t>> targets(k);
   for (std::size_t i = 0; i < k; ++i) {
     philox_stream rng = population_stream(seed, run, generation, i);
-    const std::uint64_t target = beam::draw_target(rng, total);
-    chosen[i] = static_cast<std::uint64_t>(
-        std::upper_bound(running.begin(), running.end(), target) - running.begin());
+    targets[i] = {beam::draw_target(rng, total), i};
   }
+  std::sort(targets.begin(), targets.end());
+  std::size_t next = 0;
+  std::uint64_t running = 0;
+  for_each_successor(beam, [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
+    running += fitness_of(n, cost);
+    while (next < k && targets[next].first < running) chosen[targets[next++].second] = number;
+  });
   return chosen;
 }
 
@@ -132,9 +162,8 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_
   const index_t per_state = beam::successors_per_state(n);
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
     const std::uint64_t generation = out.steps + 1;
-    const auto all = all_successors(beam, seed, run, generation);
-    const auto chosen = settings.stochastic ? drawn_successors(all, n, seed, run, generation, k)
-                                            : best_successors(all, k);
+    const auto chosen = settings.stochastic ? drawn_successors(beam, seed, run, generation, k)
+                                            : best_successors(beam, seed, run, generation, k);
     for (std::size_t s = 0; s < k; ++s)
       next.cost[s] = beam::take_successor(beam.view(chosen[s] / per_state), next.view(s),
                                           chosen[s] % per_state);
