@@ -75,7 +75,7 @@ std::uint64_t generations(index_t n) { return n >= 100 ? 4 : n >= 32 ? 25 : 200;
 std::uint64_t runs_at(index_t n) {
   return n >= 100  ? device_or_host(8, 2)
          : n >= 32 ? device_or_host(64, 4)
-                   : device_or_host(256, 24);
+                   : device_or_host(128, 24);
 }
 
 TEST_P(GpuPopulation, MatchesTheCpuRunForRun) {
@@ -197,7 +197,7 @@ TEST_F(GpuPopulationControl, BatchesMatchTheCpuBackend) {
     const index_t n = 8;
     ASSERT_TRUE(gpu->supports(settings, n));
     batch_settings b;
-    b.runs = device_or_host(20000, 200);
+    b.runs = device_or_host(4000, 200);
     b.seed = 4;
     b.limits.max_steps = 300;
     std::vector<chain_outcome> gpu_records, cpu_records;
