@@ -3,7 +3,8 @@
 and appends one JSON record per case and device to bench/results/<date>-<gpu>.jsonl: runs per
 second (median of repeats after a warm-up), success rate, wall and kernel seconds. One more
 case times a single block-per-chain run at N = 1024 to get the time of one full-neighbourhood
-step. Needs a CUDA build and a GPU.
+step, and single ga runs (n = 1000, population 4096; n = 100, population 200) are timed per
+generation on the GPU and on one CPU thread. Needs a CUDA build and a GPU.
 
 Usage: bench/bench_gpu.py [--binary build/nqueens] [--repeats 3] [--output FILE]
 """
@@ -26,6 +27,15 @@ CASES = [
     ("sa", 32, 2_000, 1_000_000, []),
     ("sa", 256, 200, 100_000, ["--max-steps", "20000"]),
     ("hc", 1024, 20, 2_000, ["--max-steps", "200"]),
+    # Issue 16: many small ga and beam runs, one block each.
+    ("ga", 8, 2_000, 100_000, ["--population", "128"]),
+    ("beam", 8, 100_000, 1_000_000, []),
+]
+# Issue 16: single population runs, timed per generation on both devices (CPU: one thread):
+# (algorithm, n, extra options, target generations per second on the GPU, target GPU seconds).
+SINGLE_RUNS = [
+    ("ga", 1000, ["--population", "4096", "--max-steps", "20"], 200, None),
+    ("ga", 100, ["--population", "200", "--max-steps", "20000"], None, 0.2),
 ]
 # Issue 5's targets on one H100/H200, in runs per second, and the step time at N = 1024.
 TARGET_RUNS_PER_SECOND = {("hc", 8): 1e9, ("hc-sideways", 8): 2e8}
@@ -110,6 +120,30 @@ def main():
         **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
     })
     print(f"one step at n=1024: {step_seconds * 1e6:.1f} us (target {TARGET_STEP_SECONDS * 1e6:.0f} us)")
+    for algorithm, n, extra, target_rate, target_seconds in SINGLE_RUNS:
+        for device in ("cpu", "gpu"):
+            threads = ["--threads", "1"] if device == "cpu" else []
+            one, command = median_batch(args.binary, algorithm, n, 1, device, extra + threads,
+                                        args.repeats)
+            generations = max(1.0, total_steps(one))
+            seconds = one["kernel_seconds"] if device == "gpu" else one["seconds"]
+            record = {
+                "workload": "generations", "device": device, "device_name": one["device_name"],
+                "n": n, "algorithm": algorithm, "generations": generations,
+                "solved": one["solved"], "seconds": seconds,
+                "generations_per_second": generations / seconds if seconds else None,
+                "command": repo_relative(" ".join(command)),
+                **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
+            }
+            if device == "gpu":
+                record["target_generations_per_second"] = target_rate
+                record["target_seconds"] = target_seconds
+                record["meets_target"] = (
+                    (target_rate is None or (record["generations_per_second"] or 0) >= target_rate)
+                    and (target_seconds is None or seconds <= target_seconds))
+            records.append(record)
+            print(f"{algorithm:>12} n={n:<5} {device}: {generations:.0f} generations in "
+                  f"{seconds:.4g} s ({'solved' if one['solved'] else 'unsolved'})", flush=True)
     slug = re.sub(r"[^a-z0-9]+", "-", single["device_name"].lower()).strip("-")
     output = pathlib.Path(args.output or ROOT / "bench" / "results" / f"{machine['date']}-{slug}.jsonl")
     append_records(output, records)

@@ -214,8 +214,8 @@ if needs host-kernel-tests ctest-gpu.txt "$build_dir/tests/host_kernel_test"; th
     -R '^host\.' --output-on-failure -j"$(nproc)" --timeout 300 --no-tests=error
 fi
 
-# 4. compute-sanitizer: memcheck without the slow statistics and OEIS tests; racecheck and
-# synccheck on the block-collective kernels.
+# 4. compute-sanitizer: memcheck without the slow statistics, OEIS and population comparison
+# tests; racecheck and synccheck on the block-collective kernels (chains, ga and beam).
 sanitizer=$cuda/bin/compute-sanitizer
 for tool in memcheck racecheck synccheck; do
   if ! needs "$tool" sanitizer.txt "$gpu_test"; then continue; fi
@@ -224,10 +224,10 @@ for tool in memcheck racecheck synccheck; do
     continue
   fi
   filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
-  filter+=':GpuFrameCount.CountsAnySubset*'
+  filter+=':GpuFrameCount.CountsAnySubset*:Searches/GpuPopulation.Traces*:GpuPopulationControl.*'
   if [[ $tool == memcheck ]]; then
     filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
-    filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*'
+    filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
   fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"

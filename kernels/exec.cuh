@@ -76,6 +76,12 @@ struct smaller_of {
   __device__ std::int32_t operator()(std::int32_t a, std::int32_t b) const { return a < b ? a : b; }
 };
 
+struct smaller_of_u64 {
+  __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const {
+    return a < b ? a : b;
+  }
+};
+
 /// A block as its threads see it on the device.
 template <unsigned Threads>
 class block_context {
@@ -105,6 +111,20 @@ class block_context {
     if (threadIdx.x == 0) result = least;
     __syncthreads();
     const std::int32_t out = result;
+    __syncthreads();  // before the storage or the result is used again
+    return out;
+  }
+
+  /// The least of value(t) as 64 bits over the block's threads t, handed to every thread.
+  template <class Value>
+  __device__ std::uint64_t min64(Value value) {
+    using reduce = cub::BlockReduce<std::uint64_t, Threads>;
+    __shared__ typename reduce::TempStorage storage;
+    __shared__ std::uint64_t result;
+    const std::uint64_t least = reduce(storage).Reduce(value(threadIdx.x), smaller_of_u64{});
+    if (threadIdx.x == 0) result = least;
+    __syncthreads();
+    const std::uint64_t out = result;
     __syncthreads();  // before the storage or the result is used again
     return out;
   }
@@ -164,6 +184,16 @@ class block_context {
     std::int32_t least = value(0);
     for (unsigned t = 1; t < Threads; ++t) {
       const std::int32_t v = value(t);
+      least = v < least ? v : least;
+    }
+    return least;
+  }
+
+  template <class Value>
+  std::uint64_t min64(Value value) {
+    std::uint64_t least = value(0);
+    for (unsigned t = 1; t < Threads; ++t) {
+      const std::uint64_t v = value(t);
       least = v < least ? v : least;
     }
     return least;

@@ -14,6 +14,7 @@
 #include "nqueens/config.hpp"
 #include "nqueens/constellation.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/local_search.hpp"
 
 namespace nq::gpu {
 
@@ -53,14 +54,32 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
                                              std::uint64_t count, const chain_options& options,
                                              std::vector<row_t>* boards = nullptr);
 
+/// @brief Whether ga or beam on n queens runs on the GPU (run_population_runs): 1 <= n <=
+/// max_global_chain_n, within the memory one run may take.
+bool has_population_run(const local_search_settings& settings, index_t n);
+
+/// @brief Runs of ga or beam, one GPU block each, the population in shared memory where it
+/// fits: run i, for first <= i < first + count, draws from the streams keyed by (seed, i,
+/// generation, individual) and follows the same NQ_HD step logic as the CPU reference, so its
+/// outcome and best board are the CPU's. `trace` (count = 1 only) receives the CPU's
+/// per-generation rows (step, cost, best and mean fitness). Once `*stop` is set, every run ends
+/// at its next generation, `stopped`.
+std::vector<chain_outcome> run_population_runs(index_t n, const local_search_settings& settings,
+                                               std::uint64_t seed, std::uint64_t first,
+                                               std::uint64_t count, const chain_options& options,
+                                               std::vector<row_t>* boards = nullptr,
+                                               std::vector<trace_row>* trace = nullptr,
+                                               const std::atomic<bool>* stop = nullptr);
+
 /// @brief How the GPU batch backend runs.
 struct backend_options {
   int device = 0;
   std::uint64_t slice_runs = 0;  ///< runs per launch and device-side tally; 0: 2^24
 };
 
-/// @brief The GPU batch backend: thread-per-run chains (see run_thread_chains), tallied on the
-/// device. Throws cuda_error without a usable device.
+/// @brief The GPU batch backend: thread-per-run chains (see run_thread_chains) and block-per-run
+/// ga and beam (run_population_runs), tallied on the device. Throws cuda_error without a usable
+/// device.
 std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options = {});
 
 /// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of

@@ -16,6 +16,7 @@
 #include "kernels/chains.cuh"
 #include "kernels/device_ops.cuh"
 #include "kernels/gpu.hpp"
+#include "kernels/population.cuh"
 #include "kernels/runtime.cuh"
 
 namespace nq::cuda {
@@ -50,7 +51,7 @@ class gpu_backend final : public batch_backend {
   std::string device_name() const override { return name_; }
   unsigned workers() const override { return sms_; }
   bool supports(const local_search_settings& algorithm, index_t n) const override {
-    return has_thread_chain(algorithm, n);
+    return has_thread_chain(algorithm, n) || has_population_run(algorithm, n);
   }
 
   double kernel_seconds() const override { return kernel_seconds_; }
@@ -59,7 +60,11 @@ class gpu_backend final : public batch_backend {
            const std::function<void(std::uint64_t)>& progress) override {
     kernel_seconds_ = 0.0;
     cuda_event start, stop;
-    const std::uint64_t capacity = std::min({slice_runs_, job.count, max_chains_per_launch(job.n)});
+    const bool population = has_population_run(job.algorithm, job.n);
+    const std::uint64_t capacity =
+        std::min({slice_runs_, job.count,
+                  population ? max_population_runs_per_launch(job.algorithm, job.n)
+                             : max_chains_per_launch(job.n)});
     device_buffer<chain_outcome> outcomes(capacity);
     device_buffer<std::uint64_t> keys(capacity), unique_keys(capacity), counts(capacity);
     if (records) records->assign(job.count, chain_outcome{});
@@ -69,6 +74,8 @@ class gpu_backend final : public batch_backend {
     chain_launch launch;
     launch.n = job.n;
     launch.settings = job.algorithm;
+    if (!launch.settings.genetic.population)
+      launch.settings.genetic.population = default_population(job.n);
     launch.seed = job.seed;
     launch.max_steps =
         job.limits.max_steps ? job.limits.max_steps : default_max_steps(job.algorithm.algorithm);
@@ -81,7 +88,10 @@ class gpu_backend final : public batch_backend {
       launch.first = job.first + done;
       launch.count = count;
       start.record();
-      launch_thread_chains(launch);
+      if (population)
+        launch_population_runs(population_launch{launch});
+      else
+        launch_thread_chains(launch);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
       synchronize();  // Thrust below runs on the calling thread in the host execution

@@ -213,6 +213,33 @@ TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   EXPECT_TRUE(run_cli(dir, {"count", "-n", "8", "--device", "cpu"}).err.empty());
 }
 
+// ga and beam take --device as the chains do: gpu exits 3 without a device, auto falls back
+// with a note, and the run is the one `solve` gives without --device (stream 0).
+TEST(CliBatch, PopulationSearchesChooseTheirDevice) {
+  scratch_dir dir;
+  if (!without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
+  for (const char* algo : {"ga", "beam"}) {
+    SCOPED_TRACE(algo);
+    const auto gpu =
+        run_cli(dir, {"batch", "-n", "8", "--algo", algo, "--runs", "5", "--device", "gpu"});
+    EXPECT_EQ(gpu.code, 3);
+    EXPECT_NE(gpu.err.find("no CUDA device available"), std::string::npos) << gpu.err;
+    const auto solve_gpu =
+        run_cli(dir, {"solve", "-n", "8", "--algo", algo, "--device", "gpu", "-f", "json"});
+    EXPECT_EQ(solve_gpu.code, 3);
+    EXPECT_TRUE(solve_gpu.out.empty()) << solve_gpu.out;
+    const auto automatic = run_cli(
+        dir, {"solve", "-n", "8", "--algo", algo, "--device", "auto", "--seed", "6", "-f", "json"});
+    ASSERT_TRUE(automatic.code == 0 || automatic.code == 1) << automatic.err;
+    EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
+    const auto plain =
+        run_cli(dir, {"solve", "-n", "8", "--algo", algo, "--seed", "6", "-f", "json"});
+    const auto a = nlohmann::json::parse(automatic.out), b = nlohmann::json::parse(plain.out);
+    EXPECT_EQ(a["rows"], b["rows"]);
+    EXPECT_EQ(a["steps"], b["steps"]);
+  }
+}
+
 TEST(CliSolve, ChainsKeepTheLowestNumberedSolvedChainAndReplayIt) {
   scratch_dir dir;
   const auto many = run_cli(dir, {"solve", "-n", "12", "--algo", "hc", "--chains", "300", "--seed",

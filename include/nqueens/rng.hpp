@@ -51,6 +51,20 @@ class philox_stream {
   /// @brief Uniform double in [0, 1) with 53 random bits.
   NQ_HD double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
 
+  /// @brief Word j of this stream counted from its start, whatever has been drawn: random
+  /// access, for keys drawn in parallel in a fixed order.
+  NQ_HD std::uint32_t word(std::uint64_t j) const {
+    return block_at(j >> 2)[static_cast<unsigned>(j & 3)];
+  }
+
+  /// @brief Block b of this stream (words 4b .. 4b + 3), whatever has been drawn.
+  NQ_HD r123::Philox4x32::ctr_type block_at(std::uint64_t b) const {
+    r123::Philox4x32::ctr_type at = counter_;
+    at[0] = static_cast<std::uint32_t>(b);
+    at[1] = static_cast<std::uint32_t>(b >> 32);
+    return r123::Philox4x32{}(at, key_);
+  }
+
   /// @brief Blocks of four words drawn so far: the position to resume this stream from.
   NQ_HD std::uint64_t blocks_drawn() const {
     return (static_cast<std::uint64_t>(counter_[1]) << 32) | counter_[0];

@@ -28,7 +28,8 @@ std::unique_ptr<batch_backend> choose_backend(const std::string& device,
     why = std::string(algorithm_name(algorithm.algorithm)) + " on n=" + std::to_string(n) +
           " has no GPU path yet (GPU chains: the single-chain algorithms, n up to " +
           std::to_string(gpu::max_global_chain_n) + "; first-choice up to " +
-          std::to_string(gpu::max_thread_chain_n) + ")";
+          std::to_string(gpu::max_thread_chain_n) + "; ga and beam up to " +
+          std::to_string(gpu::max_global_chain_n) + ", within 1 GiB per run)";
     if (device == "gpu") throw usage_error(why);
   } else if (device == "gpu") {
     throw resource_error("no CUDA device available");

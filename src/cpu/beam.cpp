@@ -1,4 +1,6 @@
-// Local beam search: k states; every generation pools all their successors and keeps k of them.
+// Local beam search: k states; every generation pools all their successors and keeps k of them,
+// the k best (ties by a random key per successor) or k drawn by fitness. Keys and draws come
+// from nqueens/population.hpp's keyed streams, which the GPU kernel draws from too.
 
 #include <algorithm>
 #include <queue>
@@ -54,37 +56,46 @@ struct beam_states {
   std::vector<index_t> cost;
 };
 
-/// A successor: state s with the queen of `col` moved to `row`.
+/// A successor: its key (cost, then random tie-break) and its number, state by state.
 struct successor {
-  index_t cost;
-  std::uint32_t key;  // random tie-break
-  std::uint32_t state;
-  index_t col;
-  row_t row;
-  bool operator<(const successor& o) const { return cost != o.cost ? cost < o.cost : key < o.key; }
+  std::uint64_t key;
+  std::uint64_t number;
+  bool operator<(const successor& o) const {
+    return key != o.key ? key < o.key : number < o.number;
+  }
 };
 
-/// Calls visit(successor without key) for every successor of every state, in a fixed order.
+/// Calls visit(number, state, j, cost) for every successor of every state, in order: successor
+/// j of state s is number s n(n-1) + j, its queen of column j / (n-1) moved to the
+/// (j % (n-1))-th other row (beam::successor_cost's numbering, without its divisions).
 template <class Visit>
 void for_each_successor(beam_states& beam, Visit visit) {
-  const index_t n = beam.n;
-  for (std::uint32_t s = 0; s < beam.cost.size(); ++s) {
+  const index_t n = beam.n, per_state = beam::successors_per_state(n);
+  for (std::size_t s = 0; s < beam.cost.size(); ++s) {
     const auto b = beam.view(s);
+    index_t j = 0;
     for (index_t col = 0; col < n; ++col)
-      for (index_t row = 0; row < n; ++row) {
-        if (row == b.queen_row[col]) continue;
-        const auto cost = static_cast<index_t>(static_cast<std::int64_t>(beam.cost[s]) +
-                                               relocation_delta(b, col, row));
-        visit(successor{cost, 0, s, col, static_cast<row_t>(row)});
+      for (index_t k = 0; k + 1 < n; ++k, ++j) {
+        const auto cost =
+            static_cast<index_t>(static_cast<std::int64_t>(beam.cost[s]) +
+                                 relocation_delta(b, col, other_row(k, b.queen_row[col])));
+        visit(s * per_state + j, s, j, cost);
       }
   }
 }
 
-/// The k best successors, ties broken by a random key per successor.
-std::vector<successor> best_successors(beam_states& beam, philox_stream& rng, std::size_t k) {
+/// The k best successors of generation g, best first: the k least keys, the tie-break of
+/// successor j of state s being word j of stream (run, g, s). Streams through them with a heap
+/// of k, so that a generation of a wide board takes no memory per successor.
+std::vector<std::uint64_t> best_successors(beam_states& beam, std::uint64_t seed, std::uint64_t run,
+                                           std::uint64_t generation, std::size_t k) {
   std::priority_queue<successor> kept;  // the worst kept on top
-  for_each_successor(beam, [&](successor c) {
-    c.key = rng.next_u32();
+  philox_stream ties(0, 0);
+  r123::Philox4x32::ctr_type words{};
+  for_each_successor(beam, [&](std::uint64_t number, std::size_t s, index_t j, index_t cost) {
+    if (j == 0) ties = population_stream(seed, run, generation, s);
+    if (j % 4 == 0) words = ties.block_at(j / 4);
+    const successor c{beam::successor_key(cost, words[static_cast<unsigned>(j % 4)]), number};
     if (kept.size() < k) {
       kept.push(c);
     } else if (c < kept.top()) {
@@ -92,41 +103,44 @@ std::vector<successor> best_successors(beam_states& beam, philox_stream& rng, st
       kept.push(c);
     }
   });
-  std::vector<successor> chosen;
-  while (!kept.empty()) {
-    chosen.push_back(kept.top());
-    kept.pop();
-  }
-  std::reverse(chosen.begin(), chosen.end());
+  std::vector<std::uint64_t> chosen(kept.size());
+  for (std::size_t i = chosen.size(); i-- > 0; kept.pop()) chosen[i] = kept.top().number;
   return chosen;
 }
 
-/// k successors drawn with replacement, with probability proportional to their fitness.
-std::vector<successor> drawn_successors(beam_states& beam, philox_stream& rng, std::size_t k) {
+/// k successors drawn with replacement, with probability proportional to their fitness: draw i
+/// from stream (run, g, i) takes the first successor whose running sum of fitness exceeds its
+/// target. Two passes, no memory per successor.
+std::vector<std::uint64_t> drawn_successors(beam_states& beam, std::uint64_t seed,
+                                            std::uint64_t run, std::uint64_t generation,
+                                            std::size_t k) {
   const index_t n = beam.n;
-  double total = 0.0;
-  for_each_successor(
-      beam, [&](const successor& c) { total += static_cast<double>(fitness_of(n, c.cost)); });
-  std::vector<std::pair<double, std::size_t>> targets(k);
-  for (std::size_t i = 0; i < k; ++i) targets[i] = {rng.uniform() * total, i};
-  std::sort(targets.begin(), targets.end());
-  std::vector<successor> chosen(k);
-  std::size_t next = 0;
-  double running = 0.0;
-  successor last{};
-  for_each_successor(beam, [&](const successor& c) {
-    running += static_cast<double>(fitness_of(n, c.cost));
-    last = c;
-    while (next < k && targets[next].first < running) chosen[targets[next++].second] = c;
+  std::uint64_t total = 0, last = 0;
+  for_each_successor(beam, [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
+    total += fitness_of(n, cost);
+    last = number;
   });
-  while (next < k) chosen[targets[next++].second] = last;  // rounding at the very end
+  std::vector<std::uint64_t> chosen(k, last);  // no fitness at all: the last
+  if (total == 0) return chosen;
+  std::vector<std::pair<std::uint64_t, std::size_t>> targets(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    philox_stream rng = population_stream(seed, run, generation, i);
+    targets[i] = {beam::draw_target(rng, total), i};
+  }
+  std::sort(targets.begin(), targets.end());
+  std::size_t next = 0;
+  std::uint64_t running = 0;
+  for_each_successor(beam, [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
+    running += fitness_of(n, cost);
+    while (next < k && targets[next].first < running) chosen[targets[next++].second] = number;
+  });
   return chosen;
 }
 
 }  // namespace
 
-chain_outcome beam_search(index_t n, const beam_settings& settings, philox_stream& rng,
-                          const row_t* start, std::uint64_t max_steps,
+chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_t seed,
+                          std::uint64_t run, const row_t* start, std::uint64_t max_steps,
                           const population_observer& observe, std::vector<row_t>& best) {
   const std::size_t k = settings.width;
   beam_states beam(n, k);
@@ -136,6 +150,7 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, philox_strea
       std::copy(start, start + n, b.queen_row);
       beam.cost[s] = recount(b);
     } else {
+      philox_stream rng = population_stream(seed, run, 0, s);
       beam.cost[s] = random_board(b, rng);
     }
   }
@@ -144,16 +159,14 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, philox_strea
   out.cost = row.cost;
   out.stopped = !observe(row);
   beam_states next(n, k);
+  const index_t per_state = beam::successors_per_state(n);
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
-    const auto chosen =
-        settings.stochastic ? drawn_successors(beam, rng, k) : best_successors(beam, rng, k);
-    for (std::size_t s = 0; s < k; ++s) {
-      const successor& c = chosen[s];
-      const auto b = next.view(s);
-      std::copy_n(beam.view(c.state).queen_row, n, b.queen_row);
-      b.queen_row[c.col] = c.row;
-      next.cost[s] = recount(b);
-    }
+    const std::uint64_t generation = out.steps + 1;
+    const auto chosen = settings.stochastic ? drawn_successors(beam, seed, run, generation, k)
+                                            : best_successors(beam, seed, run, generation, k);
+    for (std::size_t s = 0; s < k; ++s)
+      next.cost[s] = beam::take_successor(beam.view(chosen[s] / per_state), next.view(s),
+                                          chosen[s] % per_state);
     std::swap(beam, next);
     ++out.steps;
     row = population_row(n, beam.cost, out.steps);

@@ -1,7 +1,7 @@
 // The genetic algorithm: tournament (or leader) selection, crossover, mutation and elitism, on
-// the column
-// encoding (any rows; single-point crossover, one gene set to a random row) or the permutation
-// encoding (order crossover, swap mutation).
+// the column encoding (any rows; single-point crossover, one gene set to a random row) or the
+// permutation encoding (order crossover, swap mutation). The operators and the keyed streams
+// are nqueens/population.hpp's, which the GPU kernel runs too, pair by pair in parallel.
 
 #include <algorithm>
 #include <numeric>
@@ -21,147 +21,60 @@ struct population {
   std::vector<index_t> cost;
 };
 
-void random_individual(row_t* genes, index_t n, bool permutation, philox_stream& rng) {
-  if (!permutation) {
-    for (index_t i = 0; i < n; ++i) genes[i] = rng.below(static_cast<std::uint32_t>(n));
-    return;
-  }
-  std::iota(genes, genes + n, row_t{0});
-  for (index_t i = n; i > 1; --i)
-    std::swap(genes[i - 1], genes[rng.below(static_cast<std::uint32_t>(i))]);
-}
-
-/// The winner of a tournament of `size` contestants drawn with replacement (first best wins).
-std::size_t tournament(const population& pop, std::uint32_t size, philox_stream& rng) {
-  const auto count = static_cast<std::uint32_t>(pop.size());
-  std::size_t winner = rng.below(count);
-  for (std::uint32_t i = 1; i < size; ++i) {
-    const std::size_t contestant = rng.below(count);
-    if (pop.cost[contestant] < pop.cost[winner]) winner = contestant;
-  }
-  return winner;
-}
-
-/// Selection by leaders: the best (first best) of each of `groups` consecutive, nearly equal
-/// parts of the population.
-std::vector<std::size_t> group_leaders(const population& pop, std::size_t groups) {
-  std::vector<std::size_t> leaders(groups);
-  for (std::size_t g = 0; g < groups; ++g) {
-    const std::size_t begin = g * pop.size() / groups, end = (g + 1) * pop.size() / groups;
-    std::size_t best = begin;
-    for (std::size_t i = begin + 1; i < end; ++i)
-      if (pop.cost[i] < pop.cost[best]) best = i;
-    leaders[g] = best;
-  }
-  return leaders;
-}
-
-/// Order crossover (OX1): the child keeps `a` on [lo, hi) and takes the other rows in the order
-/// they appear in `b`, starting after hi and wrapping around.
-void order_crossover(const row_t* a, const row_t* b, row_t* child, index_t n, index_t lo,
-                     index_t hi, std::vector<char>& used) {
-  std::fill(used.begin(), used.end(), 0);
-  for (index_t i = lo; i < hi; ++i) {
-    child[i] = a[i];
-    used[a[i]] = 1;
-  }
-  index_t out = hi % n;
-  for (index_t k = 0; k < n; ++k) {
-    const row_t gene = b[(hi + k) % n];
-    if (used[gene]) continue;
-    child[out] = gene;
-    out = (out + 1) % n;
-  }
-}
-
-void mutate(row_t* genes, index_t n, bool permutation, philox_stream& rng) {
-  const auto bound = static_cast<std::uint32_t>(n);
-  if (permutation) {
-    std::swap(genes[rng.below(bound)], genes[rng.below(bound)]);
-  } else {
-    const index_t gene = rng.below(bound);
-    genes[gene] = rng.below(bound);
-  }
-}
-
 }  // namespace
 
-chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox_stream& rng,
-                             const row_t* start, std::uint64_t max_steps,
+chain_outcome genetic_search(index_t n, const genetic_settings& settings, std::uint64_t seed,
+                             std::uint64_t run, const row_t* start, std::uint64_t max_steps,
                              const population_observer& observe, std::vector<row_t>& best) {
   const std::size_t size = settings.population ? settings.population : default_population(n);
+  const auto count = static_cast<std::uint32_t>(size);
   const bool perm = settings.permutation;
-  board_cost cost_of(n);
+  std::vector<std::uint16_t> lines(5 * n - 2), used(n);
   population pop(n, size), next(n, size);
   for (std::size_t i = 0; i < size; ++i) {
     row_t* genes = pop.individual(i);
-    if (i == 0 && start)
+    if (i == 0 && start) {
       std::copy(start, start + n, genes);
-    else
-      random_individual(genes, n, perm, rng);
-    pop.cost[i] = cost_of(genes);
+    } else {
+      philox_stream rng = population_stream(seed, run, 0, i);
+      genetic::random_individual(genes, n, perm, rng);
+    }
+    pop.cost[i] = genes_cost(genes, n, lines.data());
   }
   chain_outcome out;
   trace_row row = population_row(n, pop.cost, 0);
   out.cost = row.cost;
   out.stopped = !observe(row);
   std::vector<std::size_t> rank(size);
-  std::vector<char> used(n);
   const std::size_t elite = std::min<std::size_t>(settings.elite, size);
-  double escalated = settings.mutation;
-  std::vector<std::size_t> leaders;
-  const auto parent = [&] {
-    if (!settings.leaders) return tournament(pop, settings.tournament, rng);
-    return leaders[rng.below(static_cast<std::uint32_t>(leaders.size()))];
-  };
+  const std::uint32_t groups = genetic::leader_groups(n, count);
+  std::vector<std::uint32_t> leaders(settings.leaders ? groups : 0);
+  std::vector<row_t> spare(n);
+  std::uint64_t equal_pairs = 0;  // the run's pairs of equal parents (the mutation step)
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
+    const std::uint64_t generation = out.steps + 1;
     std::iota(rank.begin(), rank.end(), std::size_t{0});
     std::stable_sort(rank.begin(), rank.end(),
                      [&](std::size_t a, std::size_t b) { return pop.cost[a] < pop.cost[b]; });
-    if (settings.leaders) leaders = group_leaders(pop, std::min<std::size_t>(2 * n, size));
-    std::size_t filled = 0;
-    for (; filled < elite; ++filled)
+    for (std::uint32_t g = 0; g < leaders.size(); ++g)
+      leaders[g] = genetic::group_leader(pop.cost.data(), count, groups, g);
+    for (std::size_t filled = 0; filled < elite; ++filled)
       std::copy_n(pop.individual(rank[filled]), n, next.individual(filled));
-    while (filled < size) {
-      const row_t* a = pop.individual(parent());
-      const row_t* b = pop.individual(parent());
-      const bool equal = std::equal(a, a + n, b);
-      row_t* first = next.individual(filled);
-      row_t* second = filled + 1 < size ? next.individual(filled + 1) : nullptr;
-      std::vector<row_t> spare;
-      if (!second) {
-        spare.resize(n);
-        second = spare.data();
-      }
-      if (n >= 2 && rng.uniform() < settings.crossover) {
-        const auto bound = static_cast<std::uint32_t>(n);
-        if (perm) {
-          index_t lo = rng.below(bound), hi = rng.below(bound);
-          if (lo > hi) std::swap(lo, hi);
-          ++hi;
-          order_crossover(a, b, first, n, lo, hi, used);
-          order_crossover(b, a, second, n, lo, hi, used);
-        } else {
-          const index_t cut = 1 + rng.below(bound - 1);
-          std::copy(a, a + cut, first);
-          std::copy(b + cut, b + n, first + cut);
-          std::copy(b, b + cut, second);
-          std::copy(a + cut, a + n, second + cut);
-        }
-      } else {
-        std::copy(a, a + n, first);
-        std::copy(b, b + n, second);
-      }
-      double mutation = equal ? settings.equal_parent_mutation : settings.mutation;
-      if (settings.mutation_step > 0.0) {
-        if (equal) escalated = std::min(1.0, escalated + settings.mutation_step);
-        mutation = escalated;
-      }
-      for (row_t* child : {first, second})
-        if (rng.uniform() < mutation) mutate(child, n, perm, rng);
-      filled += 2;
+    for (std::size_t filled = elite, pair = 0; filled < size; filled += 2, ++pair) {
+      philox_stream pick = population_stream(seed, run, generation, 2 * pair);
+      std::uint32_t a = 0, b = 0;
+      genetic::select_parents(pop.cost.data(), count, settings,
+                              settings.leaders ? leaders.data() : nullptr, groups, pick, a, b);
+      const bool equal = genetic::same_genes(pop.individual(a), pop.individual(b), n);
+      equal_pairs += equal;
+      philox_stream breed = population_stream(seed, run, generation, 2 * pair + 1);
+      row_t* second = filled + 1 < size ? next.individual(filled + 1) : spare.data();
+      genetic::breed(pop.individual(a), pop.individual(b), next.individual(filled), second, n,
+                     settings, genetic::pair_mutation(settings, equal, equal_pairs), breed,
+                     used.data());
     }
-    for (std::size_t i = 0; i < size; ++i) next.cost[i] = cost_of(next.individual(i));
+    for (std::size_t i = 0; i < size; ++i)
+      next.cost[i] = genes_cost(next.individual(i), n, lines.data());
     std::swap(pop, next);
     ++out.steps;
     row = population_row(n, pop.cost, out.steps);

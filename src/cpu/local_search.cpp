@@ -128,7 +128,7 @@ struct local_workspace::impl {
                      observe);
   }
 
-  chain_outcome population(philox_stream& rng, const local_run& run, std::uint64_t max_steps,
+  chain_outcome population(const local_run& run, std::uint64_t max_steps,
                            const detail::stopwatch& clock) {
     detail::deadline limit(run.limits.time_limit, clock);
     const detail::population_observer observe = [&](const trace_row& row) {
@@ -136,9 +136,10 @@ struct local_workspace::impl {
       return !limit.passed();
     };
     if (settings.algorithm == local_algorithm::beam)
-      return detail::beam_search(n, settings.beam, rng, run.start, max_steps, observe, queen_row);
-    return detail::genetic_search(n, settings.genetic, rng, run.start, max_steps, observe,
-                                  queen_row);
+      return detail::beam_search(n, settings.beam, run.seed, run.stream, run.start, max_steps,
+                                 observe, queen_row);
+    return detail::genetic_search(n, settings.genetic, run.seed, run.stream, run.start, max_steps,
+                                  observe, queen_row);
   }
 
   chain_outcome min_conflicts(const local_run& run) {
@@ -162,9 +163,9 @@ struct local_workspace::impl {
     if (a == local_algorithm::min_conflicts) return min_conflicts(run);
     const std::uint64_t max_steps =
         run.limits.max_steps ? run.limits.max_steps : default_max_steps(a);
-    philox_stream rng(run.seed, run.stream);
     if (a == local_algorithm::beam || a == local_algorithm::ga)
-      return population(rng, run, max_steps, clock);
+      return population(run, max_steps, clock);
+    philox_stream rng(run.seed, run.stream);
     const bool random_start = run.start == nullptr;
     if (!random_start) std::copy(run.start, run.start + n, queen_row.begin());
     if (!run.trace && run.limits.time_limit <= 0 && !run.first_solved)

@@ -1,5 +1,6 @@
 #pragma once
-// Local beam search and the genetic algorithm: host-only searches over many states at once.
+// Local beam search and the genetic algorithm on the CPU: searches over many states at once,
+// drawing from streams keyed by (seed, run, generation, individual) (nqueens/population.hpp).
 // Steps are generations; the observer sees one trace row per generation (and one for the
 // starting states) and may stop the search.
 
@@ -7,7 +8,7 @@
 #include <vector>
 
 #include "nqueens/local_search.hpp"
-#include "nqueens/rng.hpp"
+#include "nqueens/population.hpp"
 
 namespace nq::detail {
 
@@ -24,20 +25,17 @@ class board_cost {
   std::vector<std::uint32_t> rows_, diag_, anti_;
 };
 
-/// Non-attacking pairs when `cost` pairs attack: the fitness the GA maximises.
-inline index_t fitness_of(index_t n, index_t cost) { return n * (n - 1) / 2 - cost; }
-
 /// The trace row of a population: its best cost, best and mean fitness.
 trace_row population_row(index_t n, const std::vector<index_t>& cost, std::uint64_t step);
 
 /// beam: `best` receives the final best state.
-chain_outcome beam_search(index_t n, const beam_settings& settings, philox_stream& rng,
-                          const row_t* start, std::uint64_t max_steps,
+chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_t seed,
+                          std::uint64_t run, const row_t* start, std::uint64_t max_steps,
                           const population_observer& observe, std::vector<row_t>& best);
 
 /// ga: `best` receives the final best individual.
-chain_outcome genetic_search(index_t n, const genetic_settings& settings, philox_stream& rng,
-                             const row_t* start, std::uint64_t max_steps,
+chain_outcome genetic_search(index_t n, const genetic_settings& settings, std::uint64_t seed,
+                             std::uint64_t run, const row_t* start, std::uint64_t max_steps,
                              const population_observer& observe, std::vector<row_t>& best);
 
 }  // namespace nq::detail

@@ -1,0 +1,47 @@
+#pragma once
+// Block-per-run population searches (ga and beam), for the code that launches them (the
+// backend, gpu::run_population_runs): what one launch runs, and where a run keeps its
+// population.
+
+#include <atomic>
+
+#include "kernels/chains.cuh"
+
+namespace nq::cuda {
+
+/// A generation's summary, the only thing a run sends back per generation: its best cost and
+/// the fitness summed over its population (the trace's best and mean fitness).
+struct generation_summary {
+  std::uint64_t best_cost;
+  std::uint64_t fitness_sum;
+};
+
+/// One launch of population runs: `job` as for the chains (its first_solved is ignored, as the
+/// CPU's population searches ignore it); pointers are device (or mapped) memory.
+struct population_launch {
+  chain_launch job;  ///< settings.genetic.population resolved (not 0)
+  /// count = 1 only: job.max_steps + 1 summaries (the start, then each generation), or null.
+  generation_summary* history = nullptr;
+  /// Mapped: raised to stop every run at its next generation, or null (set by the launcher).
+  const unsigned* stop = nullptr;
+};
+
+/// Whether ga or beam on n queens with these settings runs block-per-run on the GPU.
+bool has_population_run(const local_search_settings& settings, index_t n);
+
+/// Bytes of workspace one run takes: its two populations (or beams), costs, parents or
+/// successor keys, and each thread's line counters.
+std::uint64_t population_run_bytes(const local_search_settings& settings, index_t n);
+
+/// Runs one launch may hold (the workspace of those that do not fit in shared memory is
+/// global scratch, within a budget).
+std::uint64_t max_population_runs_per_launch(const local_search_settings& settings, index_t n);
+
+/// Launches `launch` one block per run (on the default stream) and waits for it: outcome i and,
+/// when job.boards is not null, the best board of run job.first + i, exactly as the CPU's
+/// genetic_search or beam_search of the same (seed, run). Once `*stop` is set (polled every
+/// millisecond), every run stops at its next generation, `stopped`.
+void launch_population_runs(const population_launch& launch,
+                            const std::atomic<bool>* stop = nullptr);
+
+}  // namespace nq::cuda

@@ -1,0 +1,223 @@
+// Block-per-run ga and beam against the CPU reference: run i with seed s ends the same way,
+// after the same generations, on the same best board, and traces the same generations, on both
+// sides. Skipped without a CUDA device (run by host_kernel_test in the host execution).
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "board_oracles.hpp"
+#include "kernel_tests.hpp"
+#include "kernels/gpu.hpp"
+#include "nqueens/batch.hpp"
+
+namespace nq {
+namespace {
+
+using A = local_algorithm;
+using test::device_or_host;
+
+/// One configuration: the settings, a name to print, and the sizes and runs to compare.
+struct population_case {
+  std::string name;
+  local_search_settings settings;
+  friend void PrintTo(const population_case& c, std::ostream* os) { *os << c.name; }
+};
+
+local_search_settings ga(std::uint32_t population, bool permutation) {
+  local_search_settings s;
+  s.algorithm = A::ga;
+  s.genetic.population = population;
+  s.genetic.permutation = permutation;
+  return s;
+}
+
+local_search_settings beam(std::uint32_t width, bool stochastic) {
+  local_search_settings s;
+  s.algorithm = A::beam;
+  s.beam.width = width;
+  s.beam.stochastic = stochastic;
+  return s;
+}
+
+std::vector<population_case> cases() {
+  std::vector<population_case> all;
+  all.push_back({"ga_columns_small", ga(16, false)});
+  all.push_back({"ga_columns_large", ga(300, false)});
+  all.push_back({"ga_permutation_small", ga(16, true)});
+  all.push_back({"ga_permutation_large", ga(300, true)});
+  auto leaders = ga(64, false);
+  leaders.genetic.leaders = true;
+  leaders.genetic.elite = 3;
+  leaders.genetic.mutation_step = 0.01;
+  all.push_back({"ga_leaders_mutation_step", leaders});
+  auto odd = ga(33, true);  // an odd number of children: the last pair's second is dropped
+  odd.genetic.elite = 0;
+  odd.genetic.tournament = 5;
+  all.push_back({"ga_permutation_odd_no_elite", odd});
+  all.push_back({"beam_small", beam(4, false)});
+  all.push_back({"beam_large", beam(40, false)});
+  all.push_back({"beam_stochastic_small", beam(4, true)});
+  all.push_back({"beam_stochastic_large", beam(40, true)});
+  return all;
+}
+
+class GpuPopulation : public ::testing::TestWithParam<population_case> {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+/// Generations the comparison runs at n (the host execution plays every block on one thread).
+std::uint64_t generations(index_t n) { return n >= 100 ? 4 : n >= 32 ? 25 : 200; }
+std::uint64_t runs_at(index_t n) {
+  return n >= 100  ? device_or_host(8, 2)
+         : n >= 32 ? device_or_host(64, 4)
+                   : device_or_host(128, 24);
+}
+
+TEST_P(GpuPopulation, MatchesTheCpuRunForRun) {
+  const local_search_settings& settings = GetParam().settings;
+  constexpr std::uint64_t seed = 91, first = 500;
+  for (const index_t n : {1, 4, 8, 13, 32, 100}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::uint64_t runs = runs_at(n), max_steps = generations(n);
+    std::vector<row_t> boards;
+    const auto gpu_runs =
+        gpu::run_population_runs(n, settings, seed, first, runs, {.max_steps = max_steps}, &boards);
+    ASSERT_EQ(gpu_runs.size(), runs);
+    local_workspace cpu(n, settings);
+    for (std::uint64_t i = 0; i < runs; ++i) {
+      local_run run;
+      run.seed = seed;
+      run.stream = first + i;
+      run.limits.max_steps = max_steps;
+      const chain_outcome expected = cpu.run(run);
+      const chain_outcome& got = gpu_runs[i];
+      ASSERT_EQ(got.solved, expected.solved) << "run " << i;
+      ASSERT_EQ(got.cost, expected.cost) << "run " << i;
+      ASSERT_EQ(got.steps, expected.steps) << "run " << i;
+      ASSERT_FALSE(got.stopped) << "run " << i;
+      const std::vector<row_t> board(boards.begin() + i * n, boards.begin() + (i + 1) * n);
+      ASSERT_EQ(board, std::vector<row_t>(cpu.board(), cpu.board() + n)) << "run " << i;
+      ASSERT_EQ(test::brute_force_pairs(board), got.cost) << "run " << i;
+    }
+  }
+}
+
+TEST_P(GpuPopulation, TracesTheCpuGenerations) {
+  const local_search_settings& settings = GetParam().settings;
+  for (const index_t n : {8, 13}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    constexpr std::uint64_t seed = 5, stream = 17, max_steps = 60;
+    std::vector<trace_row> gpu_trace, cpu_trace;
+    const auto got = gpu::run_population_runs(n, settings, seed, stream, 1,
+                                              {.max_steps = max_steps}, nullptr, &gpu_trace);
+    local_workspace cpu(n, settings);
+    local_run run;
+    run.seed = seed;
+    run.stream = stream;
+    run.limits.max_steps = max_steps;
+    run.trace = [&](const trace_row& row) { cpu_trace.push_back(row); };
+    const chain_outcome expected = cpu.run(run);
+    ASSERT_EQ(got[0].steps, expected.steps);
+    ASSERT_EQ(gpu_trace.size(), cpu_trace.size());
+    for (std::size_t g = 0; g < cpu_trace.size(); ++g) {
+      EXPECT_EQ(gpu_trace[g].step, cpu_trace[g].step) << "generation " << g;
+      EXPECT_EQ(gpu_trace[g].cost, cpu_trace[g].cost) << "generation " << g;
+      EXPECT_EQ(gpu_trace[g].best_fitness, cpu_trace[g].best_fitness) << "generation " << g;
+      EXPECT_EQ(gpu_trace[g].mean_fitness, cpu_trace[g].mean_fitness) << "generation " << g;
+    }
+    // The run stops at its first solution: only the last generation may have cost 0.
+    for (std::size_t g = 0; g + 1 < gpu_trace.size(); ++g) EXPECT_NE(gpu_trace[g].cost, 0u);
+    EXPECT_EQ(got[0].solved, gpu_trace.back().cost == 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Searches, GpuPopulation, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+class GpuPopulationControl : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+// Elitism keeps the best: with an elite, the best cost never rises from one generation to the
+// next.
+TEST_F(GpuPopulationControl, ElitismKeepsTheBest) {
+  auto settings = ga(40, false);
+  settings.genetic.mutation = 0.9;  // much disruption, which only the elite survives unchanged
+  std::vector<trace_row> trace;
+  gpu::run_population_runs(24, settings, 3, 0, 1, {.max_steps = 80}, nullptr, &trace);
+  ASSERT_GT(trace.size(), 2u);
+  for (std::size_t g = 1; g < trace.size(); ++g) EXPECT_LE(trace[g].cost, trace[g - 1].cost);
+}
+
+// A stop signal raised before the launch ends every run after its start, cleanly: stopped, no
+// generation, a board whose cost is the one reported.
+TEST_F(GpuPopulationControl, AStopSignalEndsEveryRun) {
+  for (const auto& settings : {ga(32, false), beam(8, true)}) {
+    const std::atomic<bool> stop{true};
+    std::vector<row_t> boards;
+    const index_t n = 12;
+    const auto runs = gpu::run_population_runs(n, settings, 1, 0, 6, {.max_steps = 100000}, &boards,
+                                               nullptr, &stop);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      EXPECT_TRUE(runs[i].stopped || runs[i].solved) << i;
+      EXPECT_EQ(runs[i].steps, 0u) << i;
+      EXPECT_EQ(test::brute_force_pairs(
+                    std::vector<row_t>(boards.begin() + i * n, boards.begin() + (i + 1) * n)),
+                runs[i].cost);
+    }
+  }
+}
+
+// A time limit stops a run that would go on for long, on both sides, within the limit's order.
+TEST_F(GpuPopulationControl, ATimeLimitStopsTheRun) {
+  auto settings = ga(64, false);
+  settings.genetic.crossover = 0.0;
+  settings.genetic.mutation = 0.0;  // no new genes: a long unsolved run on n = 40
+  settings.genetic.equal_parent_mutation = 0.0;
+  const auto runs = gpu::run_population_runs(40, settings, 2, 0, 1,
+                                             {.max_steps = 1'000'000'000, .time_limit = 0.05});
+  EXPECT_TRUE(runs[0].stopped);
+  EXPECT_FALSE(runs[0].solved);
+  EXPECT_GT(runs[0].steps, 0u);
+}
+
+// The GPU backend's tally and records for ga and beam are the CPU backend's.
+TEST_F(GpuPopulationControl, BatchesMatchTheCpuBackend) {
+  const auto gpu = gpu::make_gpu_backend();
+  const auto cpu = make_cpu_backend(0);
+  for (const auto& settings : {ga(0, false), ga(24, true), beam(16, false), beam(8, true)}) {
+    const index_t n = 8;
+    ASSERT_TRUE(gpu->supports(settings, n));
+    batch_settings b;
+    b.runs = device_or_host(4000, 200);
+    b.seed = 4;
+    b.limits.max_steps = 300;
+    std::vector<chain_outcome> gpu_records, cpu_records;
+    b.on_records = [&](std::uint64_t, const std::vector<chain_outcome>& runs) {
+      gpu_records.insert(gpu_records.end(), runs.begin(), runs.end());
+    };
+    const batch_stats on_gpu = run_batch(n, settings, b, *gpu);
+    b.on_records = [&](std::uint64_t, const std::vector<chain_outcome>& runs) {
+      cpu_records.insert(cpu_records.end(), runs.begin(), runs.end());
+    };
+    const batch_stats on_cpu = run_batch(n, settings, b, *cpu);
+    EXPECT_EQ(on_gpu.solved, on_cpu.solved);
+    ASSERT_EQ(gpu_records.size(), cpu_records.size());
+    for (std::size_t i = 0; i < cpu_records.size(); ++i) {
+      ASSERT_EQ(gpu_records[i].solved, cpu_records[i].solved) << i;
+      ASSERT_EQ(gpu_records[i].steps, cpu_records[i].steps) << i;
+      ASSERT_EQ(gpu_records[i].cost, cpu_records[i].cost) << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace nq
