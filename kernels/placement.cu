@@ -118,10 +118,22 @@ struct placement_device {
         status(1) {}
 
   placement_view view(index_t n, index_t segments, index_t group) {
-    return {queen_row.data(), diag.data(),      anti_diag.data(), seg_next.data(),
-            seg_prefix.data(), cur.data(),      quota.data(),     candidate.data(),
-            rng.data(),       claimed.data(),   deferred.data(),  counters.data(),
-            deferred.size(),  n,                segments,         group,
+    return {queen_row.data(),
+            diag.data(),
+            anti_diag.data(),
+            seg_next.data(),
+            seg_prefix.data(),
+            cur.data(),
+            quota.data(),
+            candidate.data(),
+            rng.data(),
+            claimed.data(),
+            deferred.data(),
+            counters.data(),
+            deferred.size(),
+            n,
+            segments,
+            group,
             (segments + group - 1) / group};
   }
 };
@@ -152,9 +164,9 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
     return stopped;
   };
   for (;; ++result.restarts) {
-    launch_threads("placement_init", grid_size(std::max(n, words), block_threads), block_threads,
-                   init_board{d.queen_row.data(), d.diag.data(), d.anti_diag.data(), n, segments,
-                              words});
+    launch_threads(
+        "placement_init", grid_size(std::max(n, words), block_threads), block_threads,
+        init_board{d.queen_row.data(), d.diag.data(), d.anti_diag.data(), n, segments, words});
     for (index_t k = 0; k < segments; ++k) seg_next[k] = placement_segment_begin(n, segments, k);
     copy_to_device(d.seg_next.data(), seg_next.data(), segments);
     fill_bytes(deferred_count, 0, 1);
@@ -211,10 +223,10 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
     } catch (const thrust::system_error& e) {
       throw cuda_error(std::string("CUDA error sorting the deferred columns: ") + e.what());
     }
-    launch_threads("placement_insert", 1, 1,
-                   insert_deferred{d.view(n, segments, 1), count, settings.seed, result.restarts,
-                                   std::min(max_insert_tries, 64 + 16 * n), tries,
-                                   d.status.data()});
+    launch_threads(
+        "placement_insert", 1, 1,
+        insert_deferred{d.view(n, segments, 1), count, settings.seed, result.restarts,
+                        std::min(max_insert_tries, 64 + 16 * n), tries, d.status.data()});
     unsigned ok = 0;
     unsigned long long used = 0;
     copy_to_host(&ok, d.status.data(), 1);

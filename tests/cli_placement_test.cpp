@@ -15,8 +15,8 @@ using test::scratch_dir;
 
 TEST(CliPlacement, TheBoardDoesNotDependOnTheThreads) {
   scratch_dir dir;
-  const auto one = run_cli(dir, {"solve", "-n", "1e5", "--algo", "parallel", "--threads", "1",
-                                 "-s", "9", "-f", "positions"});
+  const auto one = run_cli(dir, {"solve", "-n", "1e5", "--algo", "parallel", "--threads", "1", "-s",
+                                 "9", "-f", "positions"});
   ASSERT_EQ(one.code, 0) << one.err;
   const auto four = run_cli(dir, {"solve", "-n", "1e5", "--algo", "parallel", "--threads", "4",
                                   "-s", "9", "-f", "positions"});
@@ -28,8 +28,8 @@ TEST(CliPlacement, TheBoardDoesNotDependOnTheThreads) {
 
 TEST(CliPlacement, ReportsNameTheThreadsAndTheDevice) {
   scratch_dir dir;
-  const auto r = run_cli(dir, {"solve", "-n", "5000", "--algo", "parallel", "--threads", "3",
-                               "-f", "json"});
+  const auto r =
+      run_cli(dir, {"solve", "-n", "5000", "--algo", "parallel", "--threads", "3", "-f", "json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["threads"], 3);
@@ -41,8 +41,8 @@ TEST(CliPlacement, ReportsNameTheThreadsAndTheDevice) {
 
 TEST(CliPlacement, AStepLimitLeavesQueensUnplaced) {
   scratch_dir dir;
-  const auto r = run_cli(dir, {"solve", "-n", "1e6", "--algo", "parallel", "--max-steps", "50",
-                               "-f", "json"});
+  const auto r =
+      run_cli(dir, {"solve", "-n", "1e6", "--algo", "parallel", "--max-steps", "50", "-f", "json"});
   EXPECT_EQ(r.code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_FALSE(j["solved"].get<bool>());
@@ -54,8 +54,8 @@ TEST(CliPlacement, AStepLimitLeavesQueensUnplaced) {
 
 TEST(CliPlacement, ATimeLimitStopsTheRun) {
   scratch_dir dir;
-  const auto r = run_cli(dir, {"solve", "-n", "1e6", "--algo", "parallel", "--time-limit",
-                               "0.001", "-f", "summary"});
+  const auto r = run_cli(
+      dir, {"solve", "-n", "1e6", "--algo", "parallel", "--time-limit", "0.001", "-f", "summary"});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.out.find("not yet placed"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("within the time limit"), std::string::npos) << r.err;
@@ -63,8 +63,8 @@ TEST(CliPlacement, ATimeLimitStopsTheRun) {
 
 TEST(CliPlacement, ABoardThatDoesNotFitIsRefusedBeforeAllocating) {
   scratch_dir dir;
-  const auto r = run_cli(dir, {"solve", "-n", "1e9", "--algo", "parallel", "--memory-limit",
-                               "1G", "-f", "json"});
+  const auto r = run_cli(
+      dir, {"solve", "-n", "1e9", "--algo", "parallel", "--memory-limit", "1G", "-f", "json"});
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_NE(r.err.find("n=1000000000 needs about 4.6"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;

@@ -1,9 +1,10 @@
 // The parallel placement on CPU threads: valid boards for every thread count, the same board
 // for the same (seed, n) whatever the threads, and stops that leave a permutation behind.
 
+#include "nqueens/placement.hpp"
+
 #include <gtest/gtest.h>
 
-#include "nqueens/placement.hpp"
 #include "nqueens/placement_solver.hpp"
 #include "placement_oracle.hpp"
 
@@ -17,8 +18,7 @@ std::vector<index_t> sizes() {
   return n;
 }
 
-solve_result solve(index_t n, unsigned threads, std::uint64_t seed = 1,
-                   search_limits limits = {}) {
+solve_result solve(index_t n, unsigned threads, std::uint64_t seed = 1, search_limits limits = {}) {
   placement_settings settings;
   settings.seed = seed;
   settings.threads = threads;

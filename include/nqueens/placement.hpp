@@ -9,13 +9,13 @@
 /// diagonals are free), one column per round, all blocks at once, until it has placed a quarter
 /// of the open columns it began the pass with (the last pass, a single block, places all). So
 /// a block's pool grows as the board fills (a block's open columns shrink by 3/4 while the
-/// blocks merge in pairs), which is what keeps QS4's tail short. A round has two phases, separated by barriers: claim (every block reads
-/// only committed lines and claims the two diagonals of its candidate) and resolve (a block
-/// whose two lines no other block claimed commits them; every claimant of a contested line
-/// withdraws and tries again next round). Who wins depends only on the set of claims, never on
-/// their order, so the board depends on (seed, n) alone: not on the thread count nor on the
-/// device. A column whose pool shows no free square is deferred; a sequential pass finally
-/// inserts the deferred queens by swaps.
+/// blocks merge in pairs), which is what keeps QS4's tail short. A round has two phases, separated
+/// by barriers: claim (every block reads only committed lines and claims the two diagonals of its
+/// candidate) and resolve (a block whose two lines no other block claimed commits them; every
+/// claimant of a contested line withdraws and tries again next round). Who wins depends only on the
+/// set of claims, never on their order, so the board depends on (seed, n) alone: not on the thread
+/// count nor on the device. A column whose pool shows no free square is deferred; a sequential pass
+/// finally inserts the deferred queens by swaps.
 ///
 /// Lines hold 2 bits each: 0 free, 1 committed, 2 claimed once this round, 3 contested.
 
@@ -144,8 +144,10 @@ NQ_HD inline index_t pool_column(const placement_view& v, index_t j, index_t u) 
   index_t lo = cur + 1, hi = block_last(v, j);
   while (hi - lo > 1) {
     const index_t mid = lo + (hi - lo) / 2;
-    if (v.seg_prefix[mid] <= offset) lo = mid;
-    else hi = mid;
+    if (v.seg_prefix[mid] <= offset)
+      lo = mid;
+    else
+      hi = mid;
   }
   return v.seg_next[lo] + (offset - v.seg_prefix[lo]);
 }
@@ -189,7 +191,7 @@ NQ_HD inline void placement_draw(const placement_view& v, index_t j) {
 /// all in the last pass), its stream and candidates. seg_prefix must hold the pass's counts.
 /// Returns 1 when the block has nothing to place in this pass.
 NQ_HD inline unsigned placement_start(const placement_view& v, index_t j, std::uint64_t seed,
-                                  std::uint64_t restart, unsigned pass) {
+                                      std::uint64_t restart, unsigned pass) {
   index_t first = j * v.group;
   const index_t last = detail::block_last(v, j);
   while (first + 1 < last && v.seg_next[first] == detail::segment_end(v, first)) ++first;
@@ -238,7 +240,8 @@ NQ_HD inline unsigned placement_claim(const placement_view& v, index_t j) {
     return 0;
   }
   v.claimed[j] = 0;
-  const auto slot = detail::count_ref(*v.deferred_count).fetch_add(1, detail::line_order::memory_order_relaxed);
+  const auto slot =
+      detail::count_ref(*v.deferred_count).fetch_add(1, detail::line_order::memory_order_relaxed);
   if (slot < v.deferred_capacity) v.deferred[slot] = static_cast<std::uint32_t>(col);
   const unsigned finished = detail::consume(v, j);
   placement_draw(v, j);
@@ -273,8 +276,10 @@ NQ_HD inline bool placement_pending(const std::uint32_t* sorted, index_t from, i
   while (from < count) {
     const index_t mid = from + (count - from) / 2;
     if (sorted[mid] == col) return true;
-    if (sorted[mid] < col) from = mid + 1;
-    else count = mid;
+    if (sorted[mid] < col)
+      from = mid + 1;
+    else
+      count = mid;
   }
   return false;
 }
@@ -283,9 +288,9 @@ NQ_HD inline bool placement_pending(const std::uint32_t* sorted, index_t from, i
 /// before i inserted): on its own square when that is free, else by exchanging rows with a
 /// random placed column b when all four new lines are free. One thread at a time. `tries`
 /// counts the partners drawn; false when `max_tries` of them all failed.
-NQ_HD inline bool placement_insert(const placement_view& v, const std::uint32_t* sorted, index_t count,
-                                   index_t i, philox_stream& rng, std::uint64_t max_tries,
-                                   std::uint64_t& tries) {
+NQ_HD inline bool placement_insert(const placement_view& v, const std::uint32_t* sorted,
+                                   index_t count, index_t i, philox_stream& rng,
+                                   std::uint64_t max_tries, std::uint64_t& tries) {
   using detail::line_or;
   using detail::line_state;
   row_t* q = v.queen_row;

@@ -1,3 +1,5 @@
+#include "nqueens/placement.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <barrier>
@@ -8,15 +10,14 @@
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
-#include "nqueens/placement.hpp"
 #include "nqueens/placement_solver.hpp"
 
 namespace nq {
 namespace {
 
-constexpr unsigned prefetch_distance = 8;         // blocks ahead whose candidates are prefetched
-constexpr index_t min_blocks_per_thread = 256;   // fewer: the pass runs on fewer threads
-constexpr std::uint64_t progress_rounds = 64;     // rounds between progress reports
+constexpr unsigned prefetch_distance = 8;       // blocks ahead whose candidates are prefetched
+constexpr index_t min_blocks_per_thread = 256;  // fewer: the pass runs on fewer threads
+constexpr std::uint64_t progress_rounds = 64;   // rounds between progress reports
 constexpr std::uint64_t max_insert_tries = 1u << 16;  // partners a deferred queen draws, at most
 
 /// The arrays of one run, on huge pages.
@@ -106,12 +107,23 @@ class placement_run {
   }
 
   placement_view view(index_t group) {
-    return {result_.queen_row.data(), arrays_.diag.data(),   arrays_.anti_diag.data(),
-            arrays_.seg_next.data(),  arrays_.seg_prefix.data(), arrays_.cur.data(),
-            arrays_.quota.data(),     arrays_.candidate.data(),  arrays_.rng.data(),
-            arrays_.claimed.data(),   arrays_.deferred.data(),   &arrays_.deferred_count,
-            arrays_.deferred.size(),  n_,                        segments_,
-            group,                    (segments_ + group - 1) / group};
+    return {result_.queen_row.data(),
+            arrays_.diag.data(),
+            arrays_.anti_diag.data(),
+            arrays_.seg_next.data(),
+            arrays_.seg_prefix.data(),
+            arrays_.cur.data(),
+            arrays_.quota.data(),
+            arrays_.candidate.data(),
+            arrays_.rng.data(),
+            arrays_.claimed.data(),
+            arrays_.deferred.data(),
+            &arrays_.deferred_count,
+            arrays_.deferred.size(),
+            n_,
+            segments_,
+            group,
+            (segments_ + group - 1) / group};
   }
 
   /// Claims for blocks [begin, end), prefetching the candidates' rows and lines ahead.
@@ -161,8 +173,8 @@ class placement_run {
     };
     // A round of few blocks is shorter than a barrier: such passes run on fewer threads (the
     // board is the same, whoever plays the blocks).
-    const auto threads =
-        static_cast<unsigned>(std::min<index_t>(threads_, std::max<index_t>(1, v.blocks / min_blocks_per_thread)));
+    const auto threads = static_cast<unsigned>(
+        std::min<index_t>(threads_, std::max<index_t>(1, v.blocks / min_blocks_per_thread)));
     std::barrier<decltype(end_of_round)> round_end(threads, end_of_round);
     std::barrier<> claimed(threads);
     const std::uint64_t restart = result_.restarts;
