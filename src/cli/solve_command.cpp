@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #include <new>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli/backend_choice.hpp"
 #include "cli/cli_support.hpp"
@@ -470,9 +470,9 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     settings.limits = request.limits;
     report.threads = settings.threads;
     try {
-      result = solve_placement_on(request.device, request.n, settings, request.quiet,
-                                  [&](const solve_progress& p) { progress.update(p); },
-                                  report.device);
+      result = solve_placement_on(
+          request.device, request.n, settings, request.quiet,
+          [&](const solve_progress& p) { progress.update(p); }, report.device);
     } catch (const std::bad_alloc&) {
       throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
                            format_bytes(memory_needed(request)) +
