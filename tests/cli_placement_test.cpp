@@ -66,7 +66,7 @@ TEST(CliPlacement, ABoardThatDoesNotFitIsRefusedBeforeAllocating) {
   const auto r = run_cli(
       dir, {"solve", "-n", "1e9", "--algo", "parallel", "--memory-limit", "1G", "-f", "json"});
   EXPECT_EQ(r.code, 3) << r.err;
-  EXPECT_NE(r.err.find("n=1000000000 needs about 4.6"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("n=1000000000 needs about 4.70 GiB"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
