@@ -3,7 +3,7 @@
 GPU: wall time, peak memory of the whole process (bytes per queen) and the solver's own
 seconds. One run per case by default (a 10^9 board needs about 5 GB); records the load average,
 since a shared machine's timings depend on it. Appends one JSON record per case to
-bench/results/<date>-huge-boards.jsonl and prints a table.
+bench/results/<date>-huge-boards.jsonl as each case ends, and prints a table.
 
 Usage: bench/bench_placement.py [--binary build/nqueens] [--sizes 1e6,1e7,1e8,1e9]
                                 [--threads 1,2] [--device cpu] [--repeats 1]
@@ -83,10 +83,10 @@ def main():
                           target_seconds=TARGET_SECONDS.get((n, threads)),
                           target_bytes_per_queen=TARGET_BYTES_PER_QUEEN)
             records.append(record)
+            append_records(output, [record])  # at once: a later case may time out
             print(f"{n:>12} {threads or '-':>7} {wall:>8.2f} {record['solver_seconds_median']:>8.2f} "
                   f"{record['user_seconds_median']:>8.2f} {rss / n:>7.2f} "
                   f"{record['load_average_1min'][0]:>5.1f}", flush=True)
-    append_records(output, records)
 
 
 if __name__ == "__main__":
