@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole check on a GPU machine, in under 9 minutes on one H100: build for sm_90, the gpu
-# tests, compute-sanitizer on gpu_test, then bench_gpu.py and bench_count.py --device gpu.
+# tests, compute-sanitizer on gpu_test, then bench_gpu.py, bench_placement.py (10^8 and 10^9
+# queens, --device gpu) and bench_count.py --device gpu.
 # Each step runs under a time cap, clipped to an overall deadline (8.5 minutes); a step that
 # fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
 # at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
@@ -42,6 +43,7 @@ min_step=20  # seconds: a step with less than this left before the deadline is s
 # Time caps in seconds. Typical times are far lower; the deadline bounds the sum.
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=150
 cap_stop=120
+cap_bench_placement=90
 declare -A cap_sanitizer=([memcheck]=150 [racecheck]=90 [synccheck]=60)
 
 # An earlier run's files would be appended to (the drivers append JSON lines).
@@ -253,6 +255,16 @@ if needs bench-gpu bench.txt "$build_dir/nqueens"; then
     summary bench-gpu "$status" "$took" bench.txt "$(bench_note)"
   else
     summary bench-gpu SKIP 0 bench.txt deadline
+  fi
+fi
+# Huge boards by parallel placement on the device (issue 15), records appended to gpu.jsonl.
+if needs bench-placement bench.txt "$build_dir/nqueens"; then
+  if time_left; then
+    timed bench-placement "$cap_bench_placement" "$out/bench.txt" python3 bench/bench_placement.py \
+      --binary "$build_dir/nqueens" --device gpu --sizes 1e8,1e9 --output "$out/gpu.jsonl"
+    summary bench-placement "$status" "$took" bench.txt "$(bench_note)"
+  else
+    summary bench-placement SKIP 0 bench.txt deadline
   fi
 fi
 if needs bench-count bench.txt "$build_dir/nqueens"; then

@@ -15,6 +15,7 @@
 #include "nqueens/constellation.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/local_search.hpp"
+#include "nqueens/placement_solver.hpp"
 
 namespace nq::gpu {
 
@@ -81,6 +82,12 @@ struct backend_options {
 /// ga and beam (run_population_runs), tallied on the device. Throws cuda_error without a usable
 /// device.
 std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options = {});
+
+/// @brief The parallel placement (placement.hpp) on the GPU, one thread per block of columns:
+/// the same board as solve_placement on the CPU for the same (seed, n), any thread count.
+/// settings.threads is ignored. Limits are checked every 32 rounds. Throws cuda_error when the
+/// GPU fails or lacks memory.
+solve_result solve_placement(index_t n, const placement_settings& settings);
 
 /// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of
 /// subproblems, many more than resident threads.

@@ -236,10 +236,11 @@ TEST(Cli, ListsAlgorithms) {
   EXPECT_TRUE(text.out.starts_with("hc ")) << text.out;
   for (const char* name : {"\nhc-sideways", "\nhc-restart", "\nfirst-choice", "\nmin-conflicts",
                            "\nsa ", "\nrandom ", "\nrandom-opt", "\nhc-random-p", "\nhc-anneal-p",
-                           "\nhc-memory", "\nbeam", "\nga ", "\nconstructive", "\nbfs"})
+                           "\nhc-memory", "\nbeam", "\nga ", "\nconstructive", "\nbfs",
+                           "\nparallel"})
     EXPECT_NE(text.out.find(name), std::string::npos) << name;
   const auto json = nlohmann::json::parse(run_cli(dir, {"algorithms", "-f", "json"}).out);
-  ASSERT_EQ(json.size(), 18u);
+  ASSERT_EQ(json.size(), 19u);
   for (const auto& entry : json) {
     EXPECT_TRUE(entry.contains("summary"));
     EXPECT_TRUE(entry.contains("steps"));

@@ -44,4 +44,25 @@ std::unique_ptr<batch_backend> choose_backend(const std::string& device,
   return make_cpu_backend(threads);
 }
 
+solve_result solve_placement_on(const std::string& device, index_t n,
+                                const placement_settings& settings, bool quiet,
+                                const progress_fn& progress, std::string& used) {
+  used = "cpu";
+  if (device == "cpu") return solve_placement(n, settings, progress);
+#if NQ_WITH_CUDA
+  if (gpu::device_count() > 0) {
+    used = "gpu";
+    return gpu::solve_placement(n, settings);
+  }
+  if (device == "gpu") throw resource_error("no CUDA device available");
+  const char* why = "no CUDA device";
+#else
+  if (device == "gpu")
+    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+  const char* why = "no CUDA device (built without CUDA)";
+#endif
+  if (!quiet) std::fprintf(stderr, "nqueens solve: %s; running on the CPU\n", why);
+  return solve_placement(n, settings, progress);
+}
+
 }  // namespace nq::cli

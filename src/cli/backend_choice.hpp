@@ -5,6 +5,7 @@
 #include <string>
 
 #include "nqueens/backend.hpp"
+#include "nqueens/placement_solver.hpp"
 
 namespace nq::cli {
 
@@ -18,5 +19,11 @@ std::string parse_device(const std::string& text);
 std::unique_ptr<batch_backend> choose_backend(const std::string& device,
                                               const local_search_settings& algorithm, index_t n,
                                               unsigned threads, bool quiet, const char* command);
+
+/// Runs the parallel placement where `device` asks (auto: the GPU when one is present); sets
+/// `used` to "cpu" or "gpu". Errors as choose_backend's.
+solve_result solve_placement_on(const std::string& device, index_t n,
+                                const placement_settings& settings, bool quiet,
+                                const progress_fn& progress, std::string& used);
 
 }  // namespace nq::cli

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli/backend_choice.hpp"
 #include "cli/cli_support.hpp"
@@ -17,6 +18,7 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
+#include "nqueens/placement_solver.hpp"
 #include "nqueens/systematic.hpp"
 #include "nqueens/verify.hpp"
 
@@ -45,7 +47,8 @@ struct solve_request {
   std::string trace;
   std::uint64_t chains = 0;      // --chains C: C chains in parallel; 0: one chain, no backend
   std::uint64_t chain = 0;       // the stream of the (single) chain to run
-  std::string device = "cpu";    // where --chains run
+  std::string device = "cpu";    // where --chains (or parallel) run
+  unsigned threads = 0;          // parallel: worker threads; 0: every core
   bool format_given = false;     // -f or -o on the command line
   shell_solve* shell = nullptr;  // set when the shell's run drives solve
 };
@@ -54,7 +57,10 @@ struct solve_request {
 struct chain_report {
   std::string device = "cpu";
   std::string device_name;
+  unsigned threads = 0;  // parallel on the CPU: the threads it ran on
 };
+
+bool is_parallel(const solve_request& request) { return request.algorithm == "parallel"; }
 
 bool is_chain(const solve_request& request) {
   return request.local && *request.local != local_algorithm::min_conflicts;
@@ -100,7 +106,9 @@ solve_request parse_request(int argc, char** argv) {
        cxxopts::value<std::string>())
       ("chain", "local search: run chain I alone (e.g. to replay one that --chains reported)",
        cxxopts::value<std::string>())
-      ("device", "with --chains: cpu (default), gpu, or auto (the GPU when it runs the algorithm)",
+      ("device", "with --chains or --algo parallel: cpu (default), gpu, or auto (the GPU when it runs the algorithm)",
+       cxxopts::value<std::string>())
+      ("t,threads", "parallel: worker threads (default: every core); the board does not depend on them",
        cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
@@ -140,6 +148,17 @@ solve_request parse_request(int argc, char** argv) {
   } else {
     reject_local_options(args, request.algorithm);
   }
+  if (args.count("threads")) {
+    if (!is_parallel(request)) throw usage_error("--threads applies to --algo parallel only");
+    const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+    if (threads > 1024)
+      throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
+    request.threads = static_cast<unsigned>(threads);
+  }
+  if (is_parallel(request) && args.count("device")) {
+    request.device = parse_device(args["device"].as<std::string>());
+    return request;  // parallel takes no chain options: --chains and --chain were refused above
+  }
   for (const char* option : {"chains", "chain", "device"})
     if (args.count(option) && !is_chain(request))
       throw usage_error(std::string("--") + option +
@@ -176,6 +195,9 @@ std::uint64_t memory_needed(const solve_request& request) {
            (may_stop ? verify_memory_bytes(request.n) : 0);
   }
   if (request.local) return local_memory_bytes(request.local_settings, request.n);
+  // Every array the run allocates (the GPU path holds the board on the host too), and the
+  // process itself; a stopped run counts nothing more.
+  if (is_parallel(request)) return placement_memory_bytes(request.n) + (std::uint64_t{8} << 20);
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
 
@@ -282,10 +304,16 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
     record["device_name"] = report.device_name;
     record["chains"] = request.chains;
   }
+  if (is_parallel(request)) record["threads"] = report.threads;
   if (is_chain(request)) record["chain"] = request.chain;
   record["seed"] = request.seed;
   record["solved"] = result.solved;
-  record["conflicts"] = result.conflicts;
+  if (is_parallel(request) && !result.solved) {
+    record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
+    record["unplaced"] = result.unplaced;
+  } else {
+    record["conflicts"] = result.conflicts;
+  }
   record["steps"] = result.steps;
   record["restarts"] = result.restarts;
   record["seconds"] = result.seconds;
@@ -323,7 +351,13 @@ std::string summary_line(const solve_request& request, const solve_result& resul
                 count_of(result.restarts, "restart").c_str());
   std::string text = line;
   if (request.chains) text += ", replay with --chain " + std::to_string(request.chain);
-  if (!result.solved) text += ", " + count_of(result.conflicts, "attacking pair") + " left";
+  if (is_parallel(request))
+    text += report.device == "gpu" ? ", on the gpu"
+                                   : ", " + count_of(report.threads, "thread") + " on the cpu";
+  if (is_parallel(request) && !result.solved)
+    text += ", " + count_of(result.unplaced, "queen") + " not yet placed";
+  else if (!result.solved)
+    text += ", " + count_of(result.conflicts, "attacking pair") + " left";
   return text + ")\n";
 }
 
@@ -437,6 +471,24 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   chain_report report;
   if (exists && request.chains) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
+  } else if (exists && is_parallel(request)) {
+    progress_line progress(!request.quiet && stderr_is_terminal());
+    placement_settings settings;
+    settings.seed = request.seed;
+    settings.threads =
+        request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+    settings.limits = request.limits;
+    report.threads = settings.threads;
+    try {
+      result = solve_placement_on(
+          request.device, request.n, settings, request.quiet,
+          [&](const solve_progress& p) { progress.update(p); }, report.device);
+    } catch (const std::bad_alloc&) {
+      throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
+                           format_bytes(memory_needed(request)) +
+                           ", which the system refused (a ulimit, or memory taken meanwhile)");
+    }
+    progress.finish();
   } else if (exists) {
     progress_line progress(!request.quiet && stderr_is_terminal());
     try {

@@ -9,7 +9,7 @@
 namespace nq {
 namespace {
 
-constexpr std::array<algorithm_info, 18> registry{{
+constexpr std::array<algorithm_info, 19> registry{{
     {"hc",
      "steepest-ascent hill climbing: the best of all n(n-1) moves while it is strictly better "
      "(ties at random, or --ties first); stops at a local minimum or plateau",
@@ -29,6 +29,11 @@ constexpr std::array<algorithm_info, 18> registry{{
      "permutation min-conflicts for huge n (Sosic-Gu QS4 style); --variant column: the textbook "
      "version (a random attacked queen to its least-attacked row, --restarts R)",
      "permutation: candidate rows drawn + swaps tried; column: queens picked"},
+    {"parallel",
+     "parallel placement for huge n on every core (--threads) or the GPU (--device): blocks of "
+     "columns place QS4-style in rounds with deterministic claims, merging as the board fills; "
+     "the same board for a seed whatever the threads or device",
+     "placement rounds + insertion partners drawn"},
     {"sa",
      "simulated annealing: random neighbour taken with probability min(1, exp(-d/T)), so equal "
      "moves always (--reject-equal: never); T0 = n^2, cooling 0.95 per neighbour tried "

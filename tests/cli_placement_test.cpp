@@ -1,0 +1,81 @@
+// solve --algo parallel: the board does not depend on --threads, the reports name the threads
+// and device, and a stop, a time limit and a memory refusal behave as documented.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+namespace nq {
+namespace {
+
+using test::run_cli;
+using test::scratch_dir;
+
+TEST(CliPlacement, TheBoardDoesNotDependOnTheThreads) {
+  scratch_dir dir;
+  const auto one = run_cli(dir, {"solve", "-n", "1e5", "--algo", "parallel", "--threads", "1", "-s",
+                                 "9", "-f", "positions"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  const auto four = run_cli(dir, {"solve", "-n", "1e5", "--algo", "parallel", "--threads", "4",
+                                  "-s", "9", "-f", "positions"});
+  ASSERT_EQ(four.code, 0) << four.err;
+  EXPECT_EQ(one.out, four.out);
+  const auto check = run_cli(dir, {"verify", "-"}, one.out);
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+}
+
+TEST(CliPlacement, ReportsNameTheThreadsAndTheDevice) {
+  scratch_dir dir;
+  const auto r =
+      run_cli(dir, {"solve", "-n", "5000", "--algo", "parallel", "--threads", "3", "-f", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["threads"], 3);
+  EXPECT_EQ(j["device"], "cpu");
+  EXPECT_EQ(j["conflicts"], 0);
+  const auto s = run_cli(dir, {"solve", "-n", "5000", "--algo", "parallel", "--threads", "2"});
+  EXPECT_NE(s.out.find("2 threads on the cpu"), std::string::npos) << s.out;
+}
+
+TEST(CliPlacement, AStepLimitLeavesQueensUnplaced) {
+  scratch_dir dir;
+  const auto r =
+      run_cli(dir, {"solve", "-n", "1e6", "--algo", "parallel", "--max-steps", "50", "-f", "json"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["solved"].get<bool>());
+  EXPECT_TRUE(j["conflicts"].is_null());
+  EXPECT_GT(j["unplaced"].get<long long>(), 0);
+  EXPECT_EQ(j["steps"], 50);
+  EXPECT_NE(r.err.find("within the step limit"), std::string::npos) << r.err;
+}
+
+TEST(CliPlacement, ATimeLimitStopsTheRun) {
+  scratch_dir dir;
+  const auto r = run_cli(
+      dir, {"solve", "-n", "1e6", "--algo", "parallel", "--time-limit", "0.001", "-f", "summary"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("not yet placed"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("within the time limit"), std::string::npos) << r.err;
+}
+
+TEST(CliPlacement, ABoardThatDoesNotFitIsRefusedBeforeAllocating) {
+  scratch_dir dir;
+  const auto r = run_cli(
+      dir, {"solve", "-n", "1e9", "--algo", "parallel", "--memory-limit", "1G", "-f", "json"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("n=1000000000 needs about 4.70 GiB"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(CliPlacement, ThreadsApplyToParallelOnly) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"solve", "-n", "100", "--threads", "2"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--threads applies to --algo parallel"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace nq
