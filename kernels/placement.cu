@@ -189,13 +189,13 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
       const unsigned grid = grid_size(v.blocks, block_threads);
       launch_threads("placement_start", grid, block_threads,
                      start_blocks{v, settings.seed, result.restarts, pass, done});
+      unsigned long long host[3];  // deferred, done, rounds
       for (;;) {
         for (unsigned r = 0; r < rounds_per_check; ++r) {
           launch_threads("placement_round", 1, 1, count_round{done, rounds, v.blocks});
           launch_threads("placement_claim", grid, block_threads, claim_blocks{v, done});
           launch_threads("placement_resolve", grid, block_threads, resolve_blocks{v, done});
         }
-        unsigned long long host[3];
         copy_to_host(host, d.counters.data(), 3);
         if (host[1] == v.blocks) {
           steps_before += host[2];
@@ -208,6 +208,8 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
         }
       }
       if (stopped) break;
+      // An overflowed list restarts at once, as on the CPU: the same steps and time.
+      if (host[0] > d.deferred.size()) break;
       if (group >= segments) break;
     }
     unsigned long long count = 0;
