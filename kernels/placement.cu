@@ -74,21 +74,23 @@ struct resolve_blocks {
   }
 };
 
-/// The insertion of the deferred columns, on one thread: status 1 when all were inserted.
+/// The insertion of the deferred columns, on one thread: status 1 when all were inserted;
+/// `inserted` counts those that were.
 struct insert_deferred {
   placement_view v;
   index_t count;
   std::uint64_t seed, restart, max_tries;
   unsigned long long* tries;
+  unsigned long long* inserted;
   unsigned* status;
   NQ_HD void operator()(thread_id) const {
     philox_stream rng = placement_stream(seed, restart, 255, 0);
     std::uint64_t used = 0;
-    unsigned ok = 1;
-    for (index_t i = 0; i < count && ok; ++i)
-      ok = placement_insert(v, v.deferred, count, i, rng, max_tries, used) ? 1u : 0u;
+    index_t i = 0;
+    while (i < count && placement_insert(v, v.deferred, count, i, rng, max_tries, used)) ++i;
     *tries = used;
-    *status = ok;
+    *inserted = i;
+    *status = i == count ? 1u : 0u;
   }
 };
 
@@ -99,7 +101,7 @@ struct placement_device {
   device_buffer<philox_stream> rng;
   device_buffer<std::uint8_t> claimed;
   device_buffer<std::uint32_t> deferred;
-  device_buffer<unsigned long long> counters;  // deferred, done, rounds, tries
+  device_buffer<unsigned long long> counters;  // deferred, done, rounds, tries, inserted
   device_buffer<unsigned> status;
 
   placement_device(index_t n, index_t segments)
@@ -114,7 +116,7 @@ struct placement_device {
         rng(segments),
         claimed(segments),
         deferred(placement_deferred_capacity(n)),
-        counters(4),
+        counters(5),
         status(1) {}
 
   placement_view view(index_t n, index_t segments, index_t group) {
@@ -154,6 +156,7 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
   unsigned long long* done = deferred_count + 1;
   unsigned long long* rounds = deferred_count + 2;
   unsigned long long* tries = deferred_count + 3;
+  unsigned long long* inserted = deferred_count + 4;
   const auto& lim = settings.limits;
   bool stopped = false;
   std::vector<index_t> seg_next(segments), seg_prefix(segments + 1);
@@ -186,13 +189,13 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
       const unsigned grid = grid_size(v.blocks, block_threads);
       launch_threads("placement_start", grid, block_threads,
                      start_blocks{v, settings.seed, result.restarts, pass, done});
+      unsigned long long host[3];  // deferred, done, rounds
       for (;;) {
         for (unsigned r = 0; r < rounds_per_check; ++r) {
           launch_threads("placement_round", 1, 1, count_round{done, rounds, v.blocks});
           launch_threads("placement_claim", grid, block_threads, claim_blocks{v, done});
           launch_threads("placement_resolve", grid, block_threads, resolve_blocks{v, done});
         }
-        unsigned long long host[3];
         copy_to_host(host, d.counters.data(), 3);
         if (host[1] == v.blocks) {
           steps_before += host[2];
@@ -205,6 +208,8 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
         }
       }
       if (stopped) break;
+      // An overflowed list restarts at once, as on the CPU: the same steps and time.
+      if (host[0] > d.deferred.size()) break;
       if (group >= segments) break;
     }
     unsigned long long count = 0;
@@ -226,14 +231,18 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
     launch_threads(
         "placement_insert", 1, 1,
         insert_deferred{d.view(n, segments, 1), count, settings.seed, result.restarts,
-                        std::min(max_insert_tries, 64 + 16 * n), tries, d.status.data()});
+                        std::min(max_insert_tries, 64 + 16 * n), tries, inserted, d.status.data()});
     unsigned ok = 0;
-    unsigned long long used = 0;
+    unsigned long long used = 0, done_count = 0;
     copy_to_host(&ok, d.status.data(), 1);
     copy_to_host(&used, tries, 1);
+    copy_to_host(&done_count, inserted, 1);
     steps_before += used;
     if (ok) break;
-    if (limit_reached(steps_before)) break;
+    if (limit_reached(steps_before)) {
+      result.unplaced = count - done_count;  // the deferred columns from the failed one on
+      break;
+    }
   }
   result.steps = steps_before;
   result.solved = !stopped;

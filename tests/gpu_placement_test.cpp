@@ -46,6 +46,25 @@ TEST_F(GpuPlacement, AStepLimitStopsLikeTheCpu) {
   EXPECT_EQ(gpu.queen_row, cpu.queen_row);
 }
 
+TEST_F(GpuPlacement, AStopAfterAFailedInsertionCountsTheQueensLeft) {
+  // Under 32 queens the one pass ends within the rounds launched between checks, so a limit of
+  // one step stops a run only where its insertion fails: the queens left must be counted.
+  unsigned stops = 0;
+  for (index_t n = 4; n < 32; ++n) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      placement_settings settings;
+      settings.seed = seed;
+      settings.limits.max_steps = 1;
+      const solve_result r = gpu::solve_placement(n, settings);
+      if (r.solved) continue;
+      ++stops;
+      EXPECT_GT(r.unplaced, 0u) << "n=" << n << ", seed " << seed;
+      EXPECT_TRUE(test::is_permutation(r.queen_row)) << "n=" << n << ", seed " << seed;
+    }
+  }
+  EXPECT_GT(stops, 0u);
+}
+
 TEST_F(GpuPlacement, NoSolutionForTwoAndThree) {
   EXPECT_FALSE(gpu::solve_placement(2, {}).solved);
   EXPECT_FALSE(gpu::solve_placement(3, {}).solved);
