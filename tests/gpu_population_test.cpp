@@ -219,5 +219,63 @@ TEST_F(GpuPopulationControl, BatchesMatchTheCpuBackend) {
   }
 }
 
+// Edges of the layouts, run for run against the CPU: populations of 1 to 5 with an elite up to
+// the whole population (no pair, or an odd child), tournaments of 0 to 5, leaders with the
+// mutation step, beams wider than the block, and n = 140, whose ga line counters exceed the
+// shared budget (global scratch).
+TEST_F(GpuPopulationControl, EdgeSizesMatchTheCpu) {
+  std::vector<std::pair<std::string, local_search_settings>> all;
+  for (std::uint32_t p : {1u, 2u, 3u, 5u}) {
+    for (std::uint32_t e : {0u, 1u, 2u, 5u}) {
+      for (bool perm : {false, true}) {
+        for (bool lead : {false, true}) {
+          auto s = ga(p, perm);
+          s.genetic.elite = e;
+          s.genetic.leaders = lead;
+          s.genetic.mutation_step = lead ? 0.05 : 0.0;
+          s.genetic.tournament = e;  // 0..5
+          all.push_back({"ga p" + std::to_string(p) + " e" + std::to_string(e) +
+                             (perm ? " perm" : "") + (lead ? " lead" : ""),
+                         s});
+        }
+      }
+    }
+  }
+  for (std::uint32_t w : {1u, 2u, 3u, 129u}) {
+    all.push_back({"beam " + std::to_string(w), beam(w, false)});
+    all.push_back({"beam stoch " + std::to_string(w), beam(w, true)});
+  }
+  auto big = ga(7, true);
+  big.genetic.elite = 3;
+  big.genetic.mutation_step = 0.3;
+  all.push_back({"ga big", big});
+  auto wide = ga(300, false);
+  wide.genetic.elite = 130;
+  wide.genetic.mutation_step = 0.001;
+  all.push_back({"ga elite130", wide});
+  for (const auto& [name, settings] : all) {
+    for (const index_t n : {1, 2, 3, 5, 6, 140}) {
+      if (n == 140 && settings.algorithm == A::beam && settings.beam.width > 3) continue;
+      SCOPED_TRACE(name + " n=" + std::to_string(n));
+      const std::uint64_t runs = 3, max_steps = n >= 100 ? 2 : 30;
+      std::vector<row_t> boards;
+      const auto got =
+          gpu::run_population_runs(n, settings, 7, 11, runs, {.max_steps = max_steps}, &boards);
+      local_workspace cpu(n, settings);
+      for (std::uint64_t i = 0; i < runs; ++i) {
+        local_run run;
+        run.seed = 7;
+        run.stream = 11 + i;
+        run.limits.max_steps = max_steps;
+        const chain_outcome expected = cpu.run(run);
+        ASSERT_EQ(got[i].cost, expected.cost) << i;
+        ASSERT_EQ(got[i].steps, expected.steps) << i;
+        const std::vector<row_t> board(boards.begin() + i * n, boards.begin() + (i + 1) * n);
+        ASSERT_EQ(board, std::vector<row_t>(cpu.board(), cpu.board() + n)) << i;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nq
