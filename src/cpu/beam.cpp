@@ -3,6 +3,7 @@
 // from nqueens/population.hpp's keyed streams, which the GPU kernel draws from too.
 
 #include <algorithm>
+#include <functional>
 #include <queue>
 
 #include "cpu/population_search.hpp"
@@ -65,34 +66,46 @@ struct successor {
   }
 };
 
+/// Asked once per column of successors: true ends the generation unfinished (a time limit; a
+/// generation of 16 states on 3000 queens scores 1.4e8 successors, far too long to finish first).
+using interrupt_check = std::function<bool()>;
+
 /// Calls visit(number, state, j, cost) for every successor of every state, in order: successor
 /// j of state s is number s n(n-1) + j, its queen of column j / (n-1) moved to the
-/// (j % (n-1))-th other row (beam::successor_cost's numbering, without its divisions).
+/// (j % (n-1))-th other row (beam::successor_cost's numbering, without its divisions). False if
+/// `interrupted` ended it early.
 template <class Visit>
-void for_each_successor(beam_states& beam, Visit visit) {
+bool for_each_successor(beam_states& beam, const interrupt_check& interrupted, Visit visit) {
   const index_t n = beam.n, per_state = beam::successors_per_state(n);
   for (std::size_t s = 0; s < beam.cost.size(); ++s) {
     const auto b = beam.view(s);
     index_t j = 0;
-    for (index_t col = 0; col < n; ++col)
+    for (index_t col = 0; col < n; ++col) {
+      if (interrupted && interrupted()) return false;
       for (index_t k = 0; k + 1 < n; ++k, ++j) {
         const auto cost =
             static_cast<index_t>(static_cast<std::int64_t>(beam.cost[s]) +
                                  relocation_delta(b, col, other_row(k, b.queen_row[col])));
         visit(s * per_state + j, s, j, cost);
       }
+    }
   }
+  return true;
 }
 
 /// The k best successors of generation g, best first: the k least keys, the tie-break of
 /// successor j of state s being word j of stream (run, g, s). Streams through them with a heap
 /// of k, so that a generation of a wide board takes no memory per successor.
+/// Empty if interrupted.
 std::vector<std::uint64_t> best_successors(beam_states& beam, std::uint64_t seed, std::uint64_t run,
-                                           std::uint64_t generation, std::size_t k) {
+                                           std::uint64_t generation, std::size_t k,
+                                           const interrupt_check& interrupted) {
   std::priority_queue<successor> kept;  // the worst kept on top
   philox_stream ties(0, 0);
   r123::Philox4x32::ctr_type words{};
-  for_each_successor(beam, [&](std::uint64_t number, std::size_t s, index_t j, index_t cost) {
+  const bool finished = for_each_successor(beam, interrupted, [&](std::uint64_t number,
+                                                                   std::size_t s, index_t j,
+                                                                   index_t cost) {
     if (j == 0) ties = population_stream(seed, run, generation, s);
     if (j % 4 == 0) words = ties.block_at(j / 4);
     const successor c{beam::successor_key(cost, words[static_cast<unsigned>(j % 4)]), number};
@@ -103,6 +116,7 @@ std::vector<std::uint64_t> best_successors(beam_states& beam, std::uint64_t seed
       kept.push(c);
     }
   });
+  if (!finished) return {};
   std::vector<std::uint64_t> chosen(kept.size());
   for (std::size_t i = chosen.size(); i-- > 0; kept.pop()) chosen[i] = kept.top().number;
   return chosen;
@@ -110,16 +124,18 @@ std::vector<std::uint64_t> best_successors(beam_states& beam, std::uint64_t seed
 
 /// k successors drawn with replacement, with probability proportional to their fitness: draw i
 /// from stream (run, g, i) takes the first successor whose running sum of fitness exceeds its
-/// target. Two passes, no memory per successor.
+/// target. Two passes, no memory per successor. Empty if interrupted.
 std::vector<std::uint64_t> drawn_successors(beam_states& beam, std::uint64_t seed,
                                             std::uint64_t run, std::uint64_t generation,
-                                            std::size_t k) {
+                                            std::size_t k, const interrupt_check& interrupted) {
   const index_t n = beam.n;
   std::uint64_t total = 0, last = 0;
-  for_each_successor(beam, [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
-    total += fitness_of(n, cost);
-    last = number;
-  });
+  if (!for_each_successor(beam, interrupted,
+                          [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
+                            total += fitness_of(n, cost);
+                            last = number;
+                          }))
+    return {};
   std::vector<std::uint64_t> chosen(k, last);  // no fitness at all: the last
   if (total == 0) return chosen;
   std::vector<std::pair<std::uint64_t, std::size_t>> targets(k);
@@ -130,10 +146,13 @@ std::vector<std::uint64_t> drawn_successors(beam_states& beam, std::uint64_t see
   std::sort(targets.begin(), targets.end());
   std::size_t next = 0;
   std::uint64_t running = 0;
-  for_each_successor(beam, [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
-    running += fitness_of(n, cost);
-    while (next < k && targets[next].first < running) chosen[targets[next++].second] = number;
-  });
+  if (!for_each_successor(beam, interrupted,
+                          [&](std::uint64_t number, std::size_t, index_t, index_t cost) {
+                            running += fitness_of(n, cost);
+                            while (next < k && targets[next].first < running)
+                              chosen[targets[next++].second] = number;
+                          }))
+    return {};
   return chosen;
 }
 
@@ -141,7 +160,8 @@ std::vector<std::uint64_t> drawn_successors(beam_states& beam, std::uint64_t see
 
 chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_t seed,
                           std::uint64_t run, const row_t* start, std::uint64_t max_steps,
-                          const population_observer& observe, std::vector<row_t>& best) {
+                          const population_observer& observe, std::vector<row_t>& best,
+                          const std::function<bool()>& interrupted) {
   const std::size_t k = settings.width;
   beam_states beam(n, k);
   for (std::size_t s = 0; s < k; ++s) {
@@ -162,8 +182,13 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_
   const index_t per_state = beam::successors_per_state(n);
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
     const std::uint64_t generation = out.steps + 1;
-    const auto chosen = settings.stochastic ? drawn_successors(beam, seed, run, generation, k)
-                                            : best_successors(beam, seed, run, generation, k);
+    const auto chosen = settings.stochastic
+                            ? drawn_successors(beam, seed, run, generation, k, interrupted)
+                            : best_successors(beam, seed, run, generation, k, interrupted);
+    if (chosen.empty()) {  // interrupted: the generation is dropped, the beam stays as it was
+      out.stopped = true;
+      break;
+    }
     for (std::size_t s = 0; s < k; ++s)
       next.cost[s] = beam::take_successor(beam.view(chosen[s] / per_state), next.view(s),
                                           chosen[s] % per_state);

@@ -137,7 +137,7 @@ struct local_workspace::impl {
     };
     if (settings.algorithm == local_algorithm::beam)
       return detail::beam_search(n, settings.beam, run.seed, run.stream, run.start, max_steps,
-                                 observe, queen_row);
+                                 observe, queen_row, [&] { return limit.passed(); });
     return detail::genetic_search(n, settings.genetic, run.seed, run.stream, run.start, max_steps,
                                   observe, queen_row);
   }

@@ -28,10 +28,12 @@ class board_cost {
 /// The trace row of a population: its best cost, best and mean fitness.
 trace_row population_row(index_t n, const std::vector<index_t>& cost, std::uint64_t step);
 
-/// beam: `best` receives the final best state.
+/// beam: `best` receives the final best state. `interrupted`, when given, is asked during a
+/// generation (once per column of successors); true drops that generation and stops the run.
 chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_t seed,
                           std::uint64_t run, const row_t* start, std::uint64_t max_steps,
-                          const population_observer& observe, std::vector<row_t>& best);
+                          const population_observer& observe, std::vector<row_t>& best,
+                          const std::function<bool()>& interrupted = {});
 
 /// ga: `best` receives the final best individual.
 chain_outcome genetic_search(index_t n, const genetic_settings& settings, std::uint64_t seed,
