@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "kernels/count_common.cuh"
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
@@ -118,29 +119,15 @@ void subproblem_counter::count(
       std::this_thread::sleep_for(cuda::poll_period);
     }
   } catch (...) {
-    // The kernel writes into memory freed on the way out: stop it, and wait.
-    cuda::raise_flag(stop_flag.host());
-    try {
-      cuda::synchronize();
-    } catch (const cuda_error&) {  // the first failure is the one to report
-    }
+    cuda::stop_and_wait(stop_flag.host());
     throw;
   }
   impl_->kernel_seconds += cuda::elapsed_seconds(start, end);
 }
 
 std::vector<count_tally> subproblem_counter::count(const std::vector<std::uint32_t>& indices) {
-  std::vector<count_tally> tallies(indices.size());
-  std::vector<char> seen(indices.size(), 0);
-  count(indices, nullptr, [&](std::span<const finished_subproblem> done) {
-    for (const auto& f : done) {
-      tallies[f.position] = f.tally;
-      seen[f.position] = 1;
-    }
-  });
-  for (const char s : seen)
-    if (!s) throw cuda_error("the GPU counter left a subproblem unfinished");
-  return tallies;
+  return cuda::collect_tallies(indices.size(), "the GPU counter left a subproblem unfinished",
+                               [&](const auto& finished) { count(indices, nullptr, finished); });
 }
 
 double subproblem_counter::kernel_seconds() const { return impl_->kernel_seconds; }
