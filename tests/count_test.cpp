@@ -250,6 +250,7 @@ TEST_F(CountCheckpoint, RejectsCorruptOrForeignFiles) {
   EXPECT_THROW(count_solutions(11, settings), usage_error);  // made for n = 10
   for (const std::string& bad :
        {std::string(), std::string("not json"), good.substr(0, good.size() / 2),
+        std::string(R"({"format":8,"done":[]})"),  // found by the fuzzer: a format not a string
         std::string(R"({"format":"nqueens-count-checkpoint","version":3,"n":10})"),
         std::string(
             R"({"format":"nqueens-count-checkpoint","version":1,"n":10,"split":"frames",)") +

@@ -87,7 +87,8 @@ bool read_count_checkpoint(const std::string& path, int n, const std::string& sp
   text << in.rdbuf();
   const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) corrupt(path, "not a JSON object");
-  if (doc.value("format", "") != format_name) corrupt(path, "unknown format");
+  if (!doc.contains("format") || !doc["format"].is_string() || doc["format"] != format_name)
+    corrupt(path, "unknown format");
   if (!doc.contains("version") || !doc["version"].is_number_integer() ||
       doc["version"].get<std::int64_t>() != format_version)
     corrupt(path, "format version " + (doc.contains("version") ? doc["version"].dump() : "none") +
