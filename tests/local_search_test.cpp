@@ -224,6 +224,18 @@ TEST(LocalSearch, ATimeLimitCutsIntoABeamGeneration) {
   }
 }
 
+// The permutation solver leaves the pairs of a board it stopped placing uncounted; a batch
+// ranks runs by their cost, so solve_local counts them.
+TEST(LocalSearch, AMinConflictsRunStoppedWhilePlacingReportsItsPairs) {
+  local_run run;
+  run.limits.max_steps = 20;
+  const solve_result r = solve_local(200, settings_for(A::min_conflicts), run);
+  EXPECT_FALSE(r.solved);
+  ASSERT_EQ(r.queen_row.size(), 200u);
+  EXPECT_GT(r.conflicts, 0u);
+  EXPECT_EQ(r.conflicts, test::brute_force_pairs(r.queen_row));
+}
+
 TEST(LocalSearch, PermutationEncodingKeepsPermutations) {
   auto s = settings_for(A::ga);
   s.genetic.permutation = true;

@@ -27,7 +27,9 @@ struct min_conflicts_settings {
 /// @brief Peak bytes the solver allocates for an n-queens board (about 4.5 per queen).
 std::uint64_t min_conflicts_memory_bytes(index_t n);
 
-/// @brief Solves n queens; n = 2 and 3 return unsolved at once. Throws std::bad_alloc when
+/// @brief Solves n queens; n = 2 and 3 return unsolved at once. A run a limit stops while
+/// placing returns its board (a permutation) with `unplaced` > 0 and its pairs not counted
+/// (`conflicts` 0): callers that need them call verify_board. Throws std::bad_alloc when
 /// memory runs out (callers check min_conflicts_memory_bytes first).
 solve_result solve_min_conflicts(index_t n, const min_conflicts_settings& settings,
                                  const progress_fn& progress = {});

@@ -13,8 +13,10 @@ namespace nq {
 /// @brief Outcome of one solver run.
 struct solve_result {
   bool solved = false;           ///< the board has no attacking pair
-  index_t conflicts = 0;         ///< attacking pairs on the final board
-  index_t unplaced = 0;          ///< placement: queens a stopped run left off free lines
+  index_t conflicts = 0;         ///< attacking pairs on the final board; 0 when `unplaced` > 0
+  /// Placement (parallel, min-conflicts): queens a run stopped mid-placement left off the
+  /// board's lines; their attacking pairs are not counted.
+  index_t unplaced = 0;
   std::uint64_t steps = 0;       ///< the algorithm's unit of work (see `nqueens algorithms`)
   std::uint64_t restarts = 0;    ///< fresh starts after getting stuck
   double seconds = 0.0;          ///< wall time of the search itself

@@ -188,11 +188,9 @@ solve_request parse_request(int argc, char** argv) {
 
 std::uint64_t memory_needed(const solve_request& request) {
   if (request.local && *request.local == local_algorithm::min_conflicts) {
-    // A run a limit stops counts the attacking pairs of the board it holds with verify_board.
-    // The margin is the process itself (code, libraries, stacks), seen in the peak at 10^8.
-    const bool may_stop = request.limits.max_steps || request.limits.time_limit > 0;
-    return min_conflicts_memory_bytes(request.n) + (std::uint64_t{4} << 20) +
-           (may_stop ? verify_memory_bytes(request.n) : 0);
+    // The margin is the process itself (code, libraries, stacks), seen in the peak at 10^8. A
+    // run a limit stops allocates nothing more: it does not count the pairs of its board.
+    return min_conflicts_memory_bytes(request.n) + (std::uint64_t{4} << 20);
   }
   if (request.local) return local_memory_bytes(request.local_settings, request.n);
   // Every array the run allocates (the GPU path holds the board on the host too), and the
@@ -294,6 +292,12 @@ solve_result run_chains(solve_request& request, trace_writer* trace, chain_repor
   return result;
 }
 
+/// A run stopped mid-placement (parallel, or min-conflicts before its repair) reports the
+/// queens still to place; their attacking pairs were never counted.
+bool stopped_placing(const solve_request& request, const solve_result& result) {
+  return !result.solved && (is_parallel(request) || result.unplaced > 0);
+}
+
 void write_json(byte_sink& out, const solve_request& request, const solve_result& result,
                 const chain_report& report) {
   nlohmann::ordered_json record;
@@ -308,7 +312,7 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   if (is_chain(request)) record["chain"] = request.chain;
   record["seed"] = request.seed;
   record["solved"] = result.solved;
-  if (is_parallel(request) && !result.solved) {
+  if (stopped_placing(request, result)) {
     record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
     record["unplaced"] = result.unplaced;
   } else {
@@ -354,7 +358,7 @@ std::string summary_line(const solve_request& request, const solve_result& resul
   if (is_parallel(request))
     text += report.device == "gpu" ? ", on the gpu"
                                    : ", " + count_of(report.threads, "thread") + " on the cpu";
-  if (is_parallel(request) && !result.solved)
+  if (stopped_placing(request, result))
     text += ", " + count_of(result.unplaced, "queen") + " not yet placed";
   else if (!result.solved)
     text += ", " + count_of(result.conflicts, "attacking pair") + " left";

@@ -11,6 +11,7 @@
 #include "nqueens/error.hpp"
 #include "nqueens/local_chain.hpp"
 #include "nqueens/min_conflicts.hpp"
+#include "nqueens/verify.hpp"
 
 namespace nq {
 namespace {
@@ -151,7 +152,8 @@ struct local_workspace::impl {
     if (!result.queen_row.empty()) queen_row = std::move(result.queen_row);
     chain_outcome out;
     out.solved = result.solved;
-    out.cost = result.conflicts;
+    // A run stopped while placing leaves its pairs uncounted; batches compare every run's cost.
+    out.cost = result.unplaced ? verify_board(queen_row).conflicts : result.conflicts;
     out.steps = result.steps;
     out.restarts = result.restarts;
     return out;
