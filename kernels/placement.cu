@@ -163,7 +163,8 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
   std::uint64_t steps_before = 0;  // steps of earlier passes and restarts
   const auto limit_reached = [&](std::uint64_t steps) {
     stopped = (lim.max_steps && steps >= lim.max_steps) ||
-              (lim.time_limit > 0 && clock.seconds() >= lim.time_limit);
+              (lim.time_limit > 0 && clock.seconds() >= lim.time_limit) ||
+              (lim.stop && lim.stop->load(std::memory_order_relaxed));
     return stopped;
   };
   for (;; ++result.restarts) {

@@ -2,6 +2,7 @@
 // temporaries, and output that cannot be written is an error (exit 3).
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -148,11 +149,13 @@ TEST(CliOutputs, A250CharacterNameIsWritten) {
   EXPECT_EQ(temporaries(dir), 0u);
 }
 
-// Commands that run until stopped, each with its temporary output open.
+// Commands that run until stopped, each with its temporary output open. A solve stops its run
+// and writes what it holds (exit 130); the others end by the signal, their temporaries removed.
 struct interrupted_run {
   const char* name;
   std::vector<std::string> args;
   int signal;
+  const char* written = nullptr;  // the file a stopped solve writes
   friend std::ostream& operator<<(std::ostream& out, const interrupted_run& run) {
     return out << run.name;
   }
@@ -170,8 +173,37 @@ TEST_P(CliInterrupted, LeavesNoTemporaryBehind) {
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   run.kill(GetParam().signal);
   const auto r = run.wait();
-  EXPECT_EQ(r.code, 128 + GetParam().signal) << r.err;
   EXPECT_EQ(temporaries(dir), 0u);
+  if (!GetParam().written) {
+    EXPECT_EQ(r.code, 128 + GetParam().signal) << r.err;
+    return;
+  }
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted after"), std::string::npos) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  EXPECT_FALSE(test::slurp(dir / GetParam().written).empty());
+}
+
+// Ctrl-C ends a long ga run at its next generation; the record of the board it holds is written
+// whole, and verify reads the same board.
+TEST(CliInterruptedSolve, WritesTheBoardItHolds) {
+  scratch_dir dir;
+  cli_process run(dir, {"solve", "-n", "300", "--algo", "ga", "--max-steps", "1e9", "-q", "-f",
+                        "json", "-o", "out.json"});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (temporaries(dir) == 0 && !run.finished() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_FALSE(run.finished());
+  run.kill(SIGINT);
+  const auto r = run.wait();
+  ASSERT_EQ(r.code, 130) << r.err;
+  const auto record = nlohmann::json::parse(test::slurp(dir / "out.json"));
+  EXPECT_EQ(record["solved"], false);
+  EXPECT_GT(record["steps"].get<long long>(), 0);
+  ASSERT_EQ(record["rows"].size(), 300u);
+  const auto check = run_cli(dir, {"verify", "--json", "out.json"});
+  EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -180,11 +212,11 @@ INSTANTIATE_TEST_SUITE_P(
         interrupted_run{"solve_output",
                         {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15", "-q",
                          "-o", "out.txt"},
-                        SIGINT},
+                        SIGINT, "out.txt"},
         interrupted_run{"solve_trace",
                         {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15", "-q",
                          "--trace", "trace.csv"},
-                        SIGTERM},
+                        SIGTERM, "trace.csv"},
         interrupted_run{"batch_output_and_runs_csv",
                         {"batch", "-n", "2000", "--algo", "random", "--runs", "1e9", "--max-steps",
                          "1e15", "-t", "1", "-q", "-o", "out.txt", "--runs-csv", "runs.csv"},

@@ -120,6 +120,16 @@ TEST(MinConflicts, StopsAtTheTimeLimit) {
   EXPECT_LT(result.steps, 30'000'000u);  // a full placement takes about 3.06 n steps
 }
 
+TEST(MinConflicts, AStopRequestEndsTheRunAtItsFirstCheck) {
+  const std::atomic<bool> stop{true};
+  min_conflicts_settings settings = with_seed(3);
+  settings.limits.stop = &stop;
+  const solve_result result = solve_min_conflicts(1'000'000, settings);
+  EXPECT_FALSE(result.solved);
+  EXPECT_EQ(result.steps, 1u);
+  EXPECT_EQ(result.unplaced, 1'000'000u);
+}
+
 TEST(MinConflicts, ReportsProgressWhilePlacing) {
   std::vector<solve_progress> reports;
   const solve_result result = solve_min_conflicts(

@@ -78,6 +78,16 @@ TEST(Placement, ATimeLimitStopsARun) {
   EXPECT_TRUE(test::is_permutation(r.queen_row));
 }
 
+TEST(Placement, AStopRequestStopsARun) {
+  const std::atomic<bool> stop{true};
+  search_limits limits;
+  limits.stop = &stop;
+  const auto r = solve(1000000, 2, 1, limits);
+  EXPECT_FALSE(r.solved);
+  EXPECT_GT(r.unplaced, 0u);
+  EXPECT_TRUE(test::is_permutation(r.queen_row));
+}
+
 TEST(Placement, MemoryBoundCoversTheArrays) {
   // The board (4 bytes a queen) and two 2-bit line families (1 byte a queen), plus blocks.
   EXPECT_GE(placement_memory_bytes(1000000000), 5000000000u);

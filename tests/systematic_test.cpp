@@ -82,6 +82,17 @@ TEST_P(SystematicSolves, StopsExactlyAtTheStepLimit) {
   EXPECT_EQ(result.steps, 10u);
 }
 
+// A stop request (Ctrl-C in solve) ends the search at its first look at the clock.
+TEST_P(SystematicSolves, AStopRequestEndsTheSearch) {
+  const named_solver solver = GetParam();
+  const std::atomic<bool> stop{true};
+  systematic_settings settings;
+  settings.limits.stop = &stop;
+  const solve_result result = solver.solve(60, settings);
+  EXPECT_FALSE(result.solved);
+  EXPECT_LE(result.steps, 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Systematic, SystematicSolves, ::testing::ValuesIn(all_solvers),
                          [](const auto& info) { return std::string(info.param.name); });
 

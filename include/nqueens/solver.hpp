@@ -2,6 +2,7 @@
 /// @file
 /// @brief What every solver returns, and how it reports progress. Host-side API.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -39,6 +40,9 @@ using progress_fn = std::function<void(const solve_progress&)>;
 struct search_limits {
   std::uint64_t max_steps = 0;  ///< stop unsolved after this many steps
   double time_limit = 0.0;      ///< seconds; stop unsolved after this long
+  /// Stop unsolved once set (Ctrl-C), read as often as the clock (every few milliseconds).
+  /// Read by the single-run solvers; a batch ignores it.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 }  // namespace nq

@@ -35,7 +35,7 @@ Run nqueens <command> --help for a command's options. nqueens --version prints t
 
 Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad input,
 3 not enough memory, output that cannot be written or no usable GPU, 4 internal error,
-130 interrupted (count: resumable).
+130 interrupted (count: resumable; solve: the board it holds is written).
 )";
 
 void print_version() {

@@ -12,6 +12,7 @@
 #include "cli/trace_writer.hpp"
 #include "core/memory.hpp"
 #include "core/stopwatch.hpp"
+#include "core/temp_files.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/batch.hpp"
 #include "nqueens/climb.hpp"
@@ -24,6 +25,9 @@
 
 namespace nq::cli {
 namespace {
+
+// Set by Ctrl-C or SIGTERM while a single run is under way: the run stops as at a limit.
+std::atomic<bool> interrupted{false};
 
 constexpr index_t default_grid_limit = 32;       // default format: grid up to here, summary above
 constexpr index_t max_cell_format_n = 10000;     // grid and matrix print n^2 cells
@@ -473,6 +477,15 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
   solve_result result;
   chain_report report;
+  // Ctrl-C or a polite kill stops one run where it stands, as a limit would, and the board it
+  // holds is written. --chains keeps the default (the process ends, its temporaries removed):
+  // its CPU replay of the chosen chain must run as far as the chain did. The shell keeps its
+  // own handling of the terminal.
+  const bool stoppable = exists && !request.chains && !shell;
+  if (stoppable) {
+    request.limits.stop = &interrupted;
+    stop_on_signal(&interrupted);
+  }
   if (exists && request.chains) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
   } else if (exists && is_parallel(request)) {
@@ -503,6 +516,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
                            ", which the system refused (a ulimit, or memory taken meanwhile)");
     }
   }
+  if (stoppable) remove_temp_files_on_signal();  // from here on, a signal ends the process
+  const bool stopped = stoppable && interrupted.load() && !result.solved;
   if (trace) trace->commit();
   // An unsolved run shows the board it was left with, as a solved one does.
   if (output && (record || !result.queen_row.empty())) {
@@ -515,6 +530,10 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   } else if (!exists) {
     std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
                  static_cast<unsigned long long>(request.n));
+  } else if (stopped) {
+    std::fprintf(stderr, "nqueens solve: interrupted after %s (%.3f s), unsolved\n",
+                 count_of(result.steps, "step").c_str(), result.seconds);
+    return exit_interrupted;
   } else if (!result.solved) {
     report_failure(request, result);
   }

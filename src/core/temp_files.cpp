@@ -22,10 +22,8 @@ std::atomic<std::atomic<bool>*> stop_flag{nullptr};
 constexpr int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 extern "C" void on_signal(int signal) {
-  if (auto* flag = stop_flag.load()) {
-    flag->store(true);
-    return;
-  }
+  // The first signal asks the work to stop; a second one, while it winds down, ends the process.
+  if (auto* flag = stop_flag.load(); flag && !flag->exchange(true)) return;
   const int saved_errno = errno;
   for (auto& slot : slots)
     if (slot.state.load(std::memory_order_acquire) == 2) ::unlink(slot.path);

@@ -16,8 +16,9 @@ void unregister_temp_file(int slot);
 /// @brief SIGINT, SIGTERM and SIGHUP remove the live temporaries, then end the process by the
 /// same signal. Installed by main() for every command.
 void remove_temp_files_on_signal();
-/// @brief SIGINT, SIGTERM and SIGHUP set `*flag` instead (a count stops and saves; its
-/// temporaries go as the stack unwinds).
+/// @brief SIGINT, SIGTERM and SIGHUP set `*flag` instead (a count stops and saves, a solve
+/// stops its run; their temporaries go as the stack unwinds). A signal that finds the flag set
+/// already ends the process as remove_temp_files_on_signal does.
 void stop_on_signal(std::atomic<bool>* flag);
 
 }  // namespace nq

@@ -37,8 +37,8 @@ constexpr std::array<std::pair<local_algorithm, std::string_view>, 14> names{{
 
 constexpr std::uint64_t check_every = 1024;  // observer calls between race checks
 
-/// Forwards steps to the trace and stops the chain at the time limit (the clock read about
-/// every 2 ms, however long a step takes) or when a lower-numbered run has solved.
+/// Forwards steps to the trace and stops the chain at the time limit or a stop request (read
+/// about every 2 ms, however long a step takes) or when a lower-numbered run has solved.
 struct host_observer {
   const trace_fn* trace;
   detail::deadline time_limit;
@@ -131,7 +131,7 @@ struct local_workspace::impl {
 
   chain_outcome population(const local_run& run, std::uint64_t max_steps,
                            const detail::stopwatch& clock) {
-    detail::deadline limit(run.limits.time_limit, clock);
+    detail::deadline limit(run.limits.time_limit, clock, run.limits.stop);
     const detail::population_observer observe = [&](const trace_row& row) {
       if (run.trace) run.trace(row);
       return !limit.passed();
@@ -170,11 +170,12 @@ struct local_workspace::impl {
     philox_stream rng(run.seed, run.stream);
     const bool random_start = run.start == nullptr;
     if (!random_start) std::copy(run.start, run.start + n, queen_row.begin());
-    if (!run.trace && run.limits.time_limit <= 0 && !run.first_solved)
+    if (!run.trace && run.limits.time_limit <= 0 && !run.limits.stop && !run.first_solved)
       return chain(rng, random_start, max_steps, no_observer{});
     return chain(rng, random_start, max_steps,
                  host_observer{run.trace ? &run.trace : nullptr,
-                               detail::deadline(run.limits.time_limit, clock), run.first_solved,
+                               detail::deadline(run.limits.time_limit, clock, run.limits.stop),
+                               run.first_solved,
                                run.stream, queen_row.data()});
   }
 
