@@ -1,6 +1,7 @@
 // Measures the GPU frame counter's search on the host: nodes of the frame search (every
-// canonical frame, each searched as the GPU's pieces search it) against the full tree, and how
-// the pieces at the GPU's split depth vary in size. A node is one queen placed, the last free
+// canonical frame, each searched as the GPU's pieces search it) against the full tree, how
+// the pieces at the GPU's split depth vary in size, and what the frames a rotation fixes (once
+// searched whole) weigh against their pieces. A node is one queen placed, the last free
 // row excluded (it is counted by popcount, in both searches).
 //
 // Usage: frame_tree_stats N... (build: cmake --build BUILD --target frame_tree_stats). Past
@@ -74,6 +75,9 @@ void measure(int n) {
   const frame_stack_view view{stack.data(), 1};
   std::uint64_t frame_nodes = 0, piece_nodes = 0, whole = 0;
   std::vector<std::uint64_t> piece_sizes, frame_sizes;
+  // Frames a rotation fixes: how many, their biggest (once searched whole by one thread), and
+  // the biggest of their pieces now.
+  std::uint64_t fixed = 0, fixed_frame_max = 0, fixed_piece_max = 0, fixed_pieces = 0;
   for (const detail::canonical_frame& frame : frames) {
     const frame_search s = prepare_frame_search(n, frame.f);
     std::uint64_t leaves = 0, nodes = 0;
@@ -84,6 +88,8 @@ void measure(int n) {
     }
     frame_nodes += nodes;
     frame_sizes.push_back(nodes);
+    const bool rotated = (frame.stabilizer & rotation_symmetries) != 0;
+    if (rotated) ++fixed, fixed_frame_max = std::max(fixed_frame_max, nodes);
     split_frame(s, frame.stabilizer, 0, depth, [&](const frame_piece& piece) {
       std::uint64_t piece_leaves = 0, size = 0;
       if (piece.whole()) {
@@ -94,6 +100,7 @@ void measure(int n) {
       }
       piece_nodes += size;
       piece_sizes.push_back(size);
+      if (rotated) ++fixed_pieces, fixed_piece_max = std::max(fixed_piece_max, size);
     });
   }
   const double frame_seconds =
@@ -124,6 +131,12 @@ void measure(int n) {
       percentile(piece_sizes, 0), percentile(piece_sizes, 0.5), percentile(piece_sizes, 0.9),
       percentile(piece_sizes, 0.99), percentile(piece_sizes, 1.0),
       100.0 * top / std::max<std::uint64_t>(1, piece_nodes), frame_seconds);
+  std::printf(
+      "  frames a rotation fixes: %llu, the biggest %llu nodes (searched whole before), cut into "
+      "%llu pieces, the biggest %llu nodes\n",
+      static_cast<unsigned long long>(fixed), static_cast<unsigned long long>(fixed_frame_max),
+      static_cast<unsigned long long>(fixed_pieces),
+      static_cast<unsigned long long>(fixed_piece_max));
 }
 
 }  // namespace

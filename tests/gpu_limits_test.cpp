@@ -306,9 +306,9 @@ TEST_F(GpuEdges, ACountStopsInsideALaunchAndResumes) {
   settings.checkpoint = (dir / "count.json").string();
   settings.checkpoint_interval = 0;
   settings.stop = &stop;
-  settings.slice_counter = [&](const std::vector<std::uint32_t>& indices,
+  settings.slice_counters = {[&](const std::vector<std::uint32_t>& indices,
                                const std::atomic<bool>* flag,
-                               const auto& finished) { counter.count(indices, flag, finished); };
+                               const auto& finished) { counter.count(indices, flag, finished); }};
   std::uint64_t reports_mid_launch = 0;
   settings.progress = [&](const count_progress& p) {
     if (p.done > 0 && p.done < p.total) {
