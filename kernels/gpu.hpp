@@ -132,7 +132,7 @@ inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 1
 /// @brief What a frame count on the GPU did, for measurements.
 struct frame_count_stats {
   std::uint64_t pieces = 0;        ///< pieces of the last count
-  std::uint64_t whole_frames = 0;  ///< of them, frames searched whole (rotation-symmetric)
+  std::uint64_t whole_frames = 0;  ///< of them, frames searched whole (fewer than two free rows)
 };
 
 /// @brief Counts canonical frames on the GPU: the CPU's subproblems (split "frames", the same

@@ -108,6 +108,15 @@ NQ_HD inline std::uint64_t frame_nodes_at(const frame_search& s, int depth) {
   return nodes;
 }
 
+/// @brief An estimate of the nodes a frame of n queens searches, for sharing out work: its
+/// live nodes three free rows down, times 3 for each free row past n - 4 (a corner queen
+/// frees a row). bench/frame_tree_stats.cpp reports how well it correlates.
+NQ_HD inline std::uint64_t frame_size_estimate(int n, const frame_search& s) {
+  std::uint64_t estimate = frame_nodes_at(s, 3);
+  for (int extra = s.levels - (n - 4); extra > 0; --extra) estimate *= 3;
+  return estimate;
+}
+
 /// @brief The search under a (not whole) piece of the search `s`: calls last(open, bit, k) at
 /// each node of the last free row's parent, with the open squares of its child through `bit`,
 /// stack level k holding the parent. Its stack holds levels piece.level .. s.levels - 2 at

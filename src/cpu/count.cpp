@@ -140,24 +140,20 @@ class count_job {
 
  private:
   /// The unfinished subproblems, at most max_subproblems of them. With slice counters and
-  /// frames, biggest first (frames a rotation fixes, searched whole by one GPU thread, first of
-  /// all), weighed by their nodes two free rows down; else in index order, all alike.
+  /// frames, biggest first, by frame_size_estimate (frames differ in size 83-fold at n = 16;
+  /// bench/frame_tree_stats.cpp); else in index order, all alike.
   detail::subproblem_source make_source() const {
     std::vector<std::uint32_t> order;
     for (std::size_t i = 0; i < units_; ++i)
       if (!finished_[i]) order.push_back(static_cast<std::uint32_t>(i));
     std::vector<std::uint64_t> weight(order.size(), 1);
     if (slices_ && settings_.slice_frames) {
-      std::vector<std::pair<std::uint64_t, std::uint64_t>> key(units_);  // (rank, weight)
-      for (const std::uint32_t i : order) {
-        const detail::canonical_frame& f = frames_[i];
-        const std::uint64_t nodes = frame_nodes_at(prepare_frame_search(n_, f.f), 2);
-        const bool whole = (f.stabilizer & rotation_symmetries) != 0;
-        key[i] = {std::uint64_t{whole} << 63 | nodes, nodes};
-      }
+      std::vector<std::uint64_t> nodes(units_, 0);
+      for (const std::uint32_t i : order)
+        nodes[i] = frame_size_estimate(n_, prepare_frame_search(n_, frames_[i].f));
       std::stable_sort(order.begin(), order.end(),
-                       [&](std::uint32_t a, std::uint32_t b) { return key[a].first > key[b].first; });
-      for (std::size_t p = 0; p < order.size(); ++p) weight[p] = key[order[p]].second;
+                       [&](std::uint32_t a, std::uint32_t b) { return nodes[a] > nodes[b]; });
+      for (std::size_t p = 0; p < order.size(); ++p) weight[p] = nodes[order[p]];
     }
     if (settings_.max_subproblems && order.size() > settings_.max_subproblems) {
       order.resize(settings_.max_subproblems);
