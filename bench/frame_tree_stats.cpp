@@ -54,7 +54,8 @@ double correlation(const std::vector<double>& x, const std::vector<double>& y) {
   mx /= static_cast<double>(x.size()), my /= static_cast<double>(y.size());
   double xy = 0, xx = 0, yy = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
-    xy += (x[i] - mx) * (y[i] - my), xx += (x[i] - mx) * (x[i] - mx), yy += (y[i] - my) * (y[i] - my);
+    xy += (x[i] - mx) * (y[i] - my), xx += (x[i] - mx) * (x[i] - mx),
+        yy += (y[i] - my) * (y[i] - my);
   return xx > 0 && yy > 0 ? xy / std::sqrt(xx * yy) : 0.0;
 }
 

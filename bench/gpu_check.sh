@@ -231,6 +231,7 @@ for tool in memcheck racecheck synccheck; do
   if [[ $tool == memcheck ]]; then
     filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
     filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
+    filter+=':GpuDevices.OneTwoOrThree*'
   fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"

@@ -99,9 +99,10 @@ device_buffer<T> upload_all(const std::vector<T>& host) {
 }
 
 /// The pieces of frames[p] for every position p, frame by frame, biggest frame first: whole
-/// frames (searched a node at a time by one thread), then by free rows, then by pieces. A frame's pieces stay
-/// together, so frames finish (and reach the checkpoint) steadily rather than all at the end,
-/// and the tail is the smallest frames' pieces. `pieces_of[p]` gets each frame's piece count.
+/// frames (searched a node at a time by one thread), then by free rows, then by pieces. A frame's
+/// pieces stay together, so frames finish (and reach the checkpoint) steadily rather than all at
+/// the end, and the tail is the smallest frames' pieces. `pieces_of[p]` gets each frame's piece
+/// count.
 std::vector<frame_piece> cut_frames(int n, int depth, const std::vector<canonical_frame>& frames,
                                     std::vector<unsigned>& pieces_of) {
   std::vector<frame_piece> cut;

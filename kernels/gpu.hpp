@@ -138,9 +138,9 @@ struct frame_count_stats {
 /// @brief Counts canonical frames on the GPU: the CPU's subproblems (split "frames", the same
 /// index for the same frame, the same tallies), so a checkpoint moves between the CPU and the
 /// GPU. Each frame is cut into pieces (frame_pieces.hpp), frames biggest first with a frame's
-/// pieces together, and one persistent launch pulls them from one atomic counter; a thread's search stack sits in
-/// shared memory and the last free row is counted by popcount. A frame is reported once its
-/// last piece is done, while the launch runs; a stop flag ends every thread within
+/// pieces together, and one persistent launch pulls them from one atomic counter; a thread's search
+/// stack sits in shared memory and the last free row is counted by popcount. A frame is reported
+/// once its last piece is done, while the launch runs; a stop flag ends every thread within
 /// count_stop_interval nodes. Throws cuda_error when the GPU fails.
 class frame_counter {
  public:

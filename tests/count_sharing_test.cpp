@@ -112,8 +112,8 @@ class SharedCount : public ::testing::Test {
         std::vector<finished_subproblem> done;
         for (std::size_t p = slice.size(); p-- > 0;) {
           if (stop->load()) return;
-          done.push_back({static_cast<std::uint32_t>(p),
-                          *detail::count_frame(n, frames[slice[p]], engine)});
+          done.push_back(
+              {static_cast<std::uint32_t>(p), *detail::count_frame(n, frames[slice[p]], engine)});
           if (done.size() == 3 || p == 0) {
             finished(std::span<const finished_subproblem>(done));
             if (after)

@@ -17,11 +17,10 @@
 namespace nq {
 namespace {
 
-constexpr std::uint64_t a000170[] = {1,    0,     0,     2,      10,     4,       40,
-                                     92,   352,   724,   2680,   14200,  73712,   365596,
-                                     2279184, 14772512};
-constexpr std::uint64_t a002562[] = {1,  0,   0,    1,    2,     1,     6,      12,
-                                     46, 92,  341,  1787, 9233,  45752, 285053, 1846955};
+constexpr std::uint64_t a000170[] = {1,   0,   0,    2,     10,    4,      40,      92,
+                                     352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512};
+constexpr std::uint64_t a002562[] = {1,  0,  0,   1,    2,    1,     6,      12,
+                                     46, 92, 341, 1787, 9233, 45752, 285053, 1846955};
 
 class GpuDevices : public ::testing::Test {
  protected:
@@ -84,8 +83,7 @@ TEST_F(GpuDevices, AStopLandsOnEveryDeviceAndResumesExactly) {
     std::atomic<bool> stop{false};
     std::chrono::steady_clock::time_point raised;
     count_settings settings = on_devices(n, devices, [&](const finished_subproblem& f) {
-      if (f.tally.solutions > 0 && !stop.exchange(true))
-        raised = std::chrono::steady_clock::now();
+      if (f.tally.solutions > 0 && !stop.exchange(true)) raised = std::chrono::steady_clock::now();
     });
     settings.checkpoint = path;
     settings.stop = &stop;

@@ -36,7 +36,8 @@ class GpuFrameCount : public ::testing::Test {
     settings.slice_frames = true;
     settings.slice_size = counter->frames();  // one launch for the whole count
     settings.slice_counters = {[this, on_frame](const std::vector<std::uint32_t>& indices,
-                                              const std::atomic<bool>* stop, const auto& finished) {
+                                                const std::atomic<bool>* stop,
+                                                const auto& finished) {
       counter->count(indices, stop, [&](std::span<const finished_subproblem> done) {
         finished(done);
         if (on_frame)

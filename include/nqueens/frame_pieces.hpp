@@ -78,7 +78,8 @@ NQ_HD void split_frame(const frame_search& s, std::uint8_t stabilizer, std::uint
       // Each level's queen is the column its child added.
       piece.path = 0;
       for (int k = 0; k < d && k < max_path_levels; ++k)
-        piece.path |= static_cast<std::uint32_t>(lowest_bit_index(cols[k + 1] ^ cols[k])) << (5 * k);
+        piece.path |= static_cast<std::uint32_t>(lowest_bit_index(cols[k + 1] ^ cols[k]))
+                      << (5 * k);
       emit(piece);
       if (--d < 0) return;
       continue;
@@ -189,15 +190,15 @@ NQ_HD bool count_piece_leaves(const frame_search& s, const frame_piece& piece,
 /// piece's path, the stack's) and checked for the frame's rotations, weighed as
 /// count_frame_completions weighs it. Stops, stack and `nodes` as search_piece's.
 template <class Stop>
-NQ_HD bool count_fixed_piece(int n, const frame& f, std::uint8_t stabilizer,
-                             const frame_search& s, const frame_piece& piece,
-                             frame_stack_view stack, Stop stop, count_tally& tally,
-                             std::uint64_t* nodes = nullptr) {
+NQ_HD bool count_fixed_piece(int n, const frame& f, std::uint8_t stabilizer, const frame_search& s,
+                             const frame_piece& piece, frame_stack_view stack, Stop stop,
+                             count_tally& tally, std::uint64_t* nodes = nullptr) {
   const std::uint64_t orbit = static_cast<std::uint64_t>(symmetry_count / popcount32(stabilizer));
   const std::uint8_t rotations = stabilizer & rotation_symmetries;
   int board[max_count_n] = {};
   board[0] = f.top, board[n - 1] = f.bottom, board[f.left] = 0, board[f.right] = n - 1;
-  for (int k = 0; k < piece.level; ++k) board[s.row[k]] = static_cast<int>((piece.path >> (5 * k)) & 31u);
+  for (int k = 0; k < piece.level; ++k)
+    board[s.row[k]] = static_cast<int>((piece.path >> (5 * k)) & 31u);
   std::uint64_t solutions = 0, eighths = 0;
   const bool done = search_piece(
       s, piece, stack, stop,

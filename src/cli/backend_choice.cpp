@@ -19,8 +19,8 @@ std::string parse_device(const std::string& text, bool with_all) {
 }
 
 std::vector<int> parse_device_list(const std::string& text) {
-  const std::string bad = "--devices takes device numbers separated by commas, such as 0,2; got '" +
-                          text + "'";
+  const std::string bad =
+      "--devices takes device numbers separated by commas, such as 0,2; got '" + text + "'";
   std::vector<int> devices;
   std::size_t at = 0;
   for (;;) {

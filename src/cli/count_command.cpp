@@ -41,7 +41,7 @@ struct count_request {
 struct count_device {
   std::string device = "cpu";  ///< cpu, gpu, or all (GPUs and CPU threads)
   std::string name;
-  std::vector<int> gpus;       ///< the GPUs that counted
+  std::vector<int> gpus;        ///< the GPUs that counted
   double kernel_seconds = 0.0;  ///< summed over the GPUs
 };
 
@@ -178,8 +178,9 @@ std::vector<int> choose_gpus(const count_request& request) {
   }
   for (const int d : request.devices)
     if (d >= present)
-      throw usage_error("--devices: there is no CUDA device " + std::to_string(d) + " (this machine has " +
-                        std::to_string(present) + ", numbered 0 to " + std::to_string(present - 1) + ")");
+      throw usage_error("--devices: there is no CUDA device " + std::to_string(d) +
+                        " (this machine has " + std::to_string(present) + ", numbered 0 to " +
+                        std::to_string(present - 1) + ")");
   return request.devices;
 #else
   if (needed)
@@ -188,6 +189,7 @@ std::vector<int> choose_gpus(const count_request& request) {
 #endif
 }
 
+#if NQ_WITH_CUDA
 /// "NAME", "2 x NAME" when the GPUs are alike, else the names one after another.
 std::string describe_gpus(const std::vector<std::string>& names) {
   if (names.size() == 1) return names[0];
@@ -197,6 +199,7 @@ std::string describe_gpus(const std::vector<std::string>& names) {
   for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
   return text;
 }
+#endif
 
 }  // namespace
 

@@ -119,8 +119,8 @@ class count_job {
     std::vector<detail::frame_counter> counters;
     counters.reserve(cpu_threads_);
     for (unsigned t = 0; t < cpu_threads_; ++t) counters.emplace_back(n_, *kernels_);
-    const auto from = slices_ ? detail::subproblem_source::end::small
-                              : detail::subproblem_source::end::big;
+    const auto from =
+        slices_ ? detail::subproblem_source::end::small : detail::subproblem_source::end::big;
     {
       detail::worker_threads workers(slices_ + cpu_threads_, [&](unsigned t) {
         guarded([&] {
@@ -130,7 +130,12 @@ class count_job {
             cpu_work(counters[t - slices_], source, from);
         });
       });
-      watch();
+      try {
+        watch();
+      } catch (...) {  // a checkpoint that cannot be written: stop the workers before saying so
+        halt_.store(true, std::memory_order_relaxed);
+        throw;
+      }
       workers.join();
     }
     save();
@@ -278,11 +283,11 @@ class count_job {
 
   int n_;
   const count_settings& settings_;
-  unsigned slices_;       ///< slice counters, one thread each
-  unsigned cpu_threads_;  ///< CPU workers counting frames
+  unsigned slices_;                       ///< slice counters, one thread each
+  unsigned cpu_threads_;                  ///< CPU workers counting frames
   const detail::frame_kernels* kernels_;  ///< null without CPU workers
   std::vector<detail::canonical_frame> frames_;
-  std::size_t units_;  ///< frames, or the slice counters' row prefixes
+  std::size_t units_;           ///< frames, or the slice counters' row prefixes
   std::vector<char> finished_;  // written under mutex_, or before the workers start
   detail::count_checkpoint checkpoint_;
   std::atomic<bool> halt_{false};  ///< the workers' stop: the caller's, or a worker's failure

@@ -62,8 +62,7 @@ class subproblem_source {
       if (first >= last) return std::nullopt;
       const std::uint64_t taken = from == end::big ? first : last - 1;
       const std::uint64_t next = from == end::big ? pack(first + 1, last) : pack(first, last - 1);
-      if (ends_.compare_exchange_weak(ends, next, std::memory_order_relaxed))
-        return order_[taken];
+      if (ends_.compare_exchange_weak(ends, next, std::memory_order_relaxed)) return order_[taken];
     }
   }
 
@@ -71,9 +70,7 @@ class subproblem_source {
 
  private:
   static constexpr std::uint64_t low_mask = 0xFFFFFFFFu;
-  static std::uint64_t pack(std::uint64_t first, std::uint64_t last) {
-    return first << 32 | last;
-  }
+  static std::uint64_t pack(std::uint64_t first, std::uint64_t last) { return first << 32 | last; }
 
   const std::vector<std::uint32_t> order_;
   std::vector<std::uint64_t> prefix_;  ///< prefix_[i]: the weight of order[0, i)
