@@ -3,18 +3,21 @@
 repeats after one warm-up run, next to the mirror-symmetry yardstick (bench/mirror_baseline.cpp)
 on the same machine. Appends one JSON record per case to bench/results/<date>-cpu.jsonl.
 
-With --device gpu it times `count --device gpu` instead (wall time including CUDA start-up,
-and the kernel time the count reports) and appends to bench/results/<date>-<gpu>.jsonl.
+With --device gpu (every GPU, or those --devices lists) or all (the GPUs and the CPU's
+threads) it times that count instead (wall time including CUDA start-up, and the kernel time
+the count reports, summed over the GPUs) and appends to bench/results/<date>-<gpu>.jsonl.
 With --stop-after S it checks a stop instead of timing: each count gets SIGINT S seconds in,
-must exit 130 within 1 s with its checkpoint saved, and the same command must then resume to
-the exact OEIS totals (records with "workload": "count-stop").
+must exit 130 within 1 s with its checkpoint saved, and the same command (or, with
+--resume-device D, the count on device D) must then resume to the exact OEIS totals (records
+with "workload": "count-stop").
 
 On the CPU, --simd off,avx2,avx512 times each set of vector kernels (default: auto, the
 widest the CPU has).
 
 Usage: bench/bench_count.py [--binary build/nqueens] [--sizes 14,15,16] [--threads 1,2]
-                            [--repeats 3] [--baseline build/mirror_baseline] [--device cpu|gpu]
-                            [--simd auto] [--stop-after S]
+                            [--repeats 3] [--baseline build/mirror_baseline]
+                            [--device cpu|gpu|all] [--devices LIST] [--simd auto]
+                            [--stop-after S [--resume-device cpu|gpu|all]]
 """
 
 import argparse
@@ -63,14 +66,19 @@ def main():
     parser.add_argument("--threads", default=f"1,{os.cpu_count()}")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--output", help="JSON lines file (default bench/results/<date>-cpu.jsonl)")
-    parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
+    parser.add_argument("--device", choices=["cpu", "gpu", "all"], default="cpu")
+    parser.add_argument("--devices", help="count --devices LIST (with --device gpu or all)")
     parser.add_argument("--simd", default="auto", help="comma-separated count --simd values")
     parser.add_argument("--stop-after", type=float,
                         help="check a SIGINT this many seconds in, then the resume, instead")
+    parser.add_argument("--resume-device", choices=["cpu", "gpu", "all"],
+                        help="with --stop-after: resume on this device (default: --device)")
     args = parser.parse_args()
+    if args.devices and args.device == "cpu":
+        parser.error("--devices needs --device gpu or all")
     if args.stop_after is not None:
         return bench_stop(args)
-    if args.device == "gpu":
+    if args.device != "cpu":
         return bench_gpu(args)
     machine = machine_record(args.binary)
     output = pathlib.Path(args.output or default_output(machine["date"]))
@@ -124,12 +132,17 @@ def main():
     return 0 if all(r["meets_target"] is not False for r in records) else 1
 
 
+def device_list(args):
+    """The --devices part of a count command, when asked for."""
+    return ["--devices", args.devices] if args.devices else []
+
+
 def bench_gpu(args):
     machine = machine_record(args.binary)
     records = []
     for n in (int(s) for s in args.sizes.split(",")):
-        command = [args.binary, "count", "-n", str(n), "--unique", "--device", "gpu",
-                   "--format", "json", "-q"]
+        command = [args.binary, "count", "-n", str(n), "--unique", "--device", args.device,
+                   "--format", "json", "-q"] + device_list(args)
         timed(command)  # warm-up
         runs = [timed(command) for _ in range(args.repeats)]
         walls = [wall for wall, _ in runs]
@@ -137,8 +150,11 @@ def bench_gpu(args):
         target = GPU_TARGET_SECONDS.get(n)
         records.append({
             "workload": "count",
-            "device": "gpu",
+            "device": args.device,
             "device_name": answer["device_name"],
+            "devices": answer.get("devices"),
+            "subproblems_by_device": answer.get("subproblems_by_device"),
+            "subproblems_on_cpu": answer.get("subproblems_on_cpu"),
             "n": n,
             "solutions": answer["solutions"],
             "unique": answer["unique"],
@@ -170,7 +186,12 @@ def bench_stop(args):
         with tempfile.TemporaryDirectory() as scratch:
             checkpoint = str(pathlib.Path(scratch) / "count.json")
             command = [args.binary, "count", "-n", str(n), "--unique", "--device", args.device,
-                       "--checkpoint", checkpoint, "--format", "json", "-q"]
+                       "--checkpoint", checkpoint, "--format", "json", "-q"] + device_list(args)
+            resume_device = args.resume_device or args.device
+            resume = [args.binary, "count", "-n", str(n), "--unique", "--device", resume_device,
+                      "--checkpoint", checkpoint, "--format", "json", "-q"]
+            if resume_device == args.device:
+                resume = command
             process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        text=True)
             try:
@@ -183,13 +204,14 @@ def bench_stop(args):
                 stop_seconds = time.perf_counter() - raised
             stderr = process.stderr.read()
             stopped_code = process.returncode
-            wall, answer = timed(command)  # the resume (or a rerun of a finished count)
+            wall, answer = timed(resume)  # the resume (or a rerun of a finished count)
         exact = (answer["solutions"] == SOLUTIONS[n - 1] and answer.get("unique") == UNIQUE[n - 1])
         stop_ok = stop_seconds is not None and stopped_code == 130 and \
             stop_seconds <= STOP_TARGET_SECONDS
         records.append({
             "workload": "count-stop",
             "device": args.device,
+            "resume_device": resume_device,
             "device_name": answer["device_name"],
             "n": n,
             "stop_after_seconds": args.stop_after,
@@ -204,6 +226,7 @@ def bench_stop(args):
             "exact": exact,
             "meets_target": stop_ok and exact,
             "command": repo_relative(" ".join(command)),
+            "resume_command": repo_relative(" ".join(resume)),
             **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
         })
         r = records[-1]

@@ -1,6 +1,7 @@
 // Measures the GPU frame counter's search on the host: nodes of the frame search (every
-// canonical frame, each searched as the GPU's pieces search it) against the full tree, and how
-// the pieces at the GPU's split depth vary in size. A node is one queen placed, the last free
+// canonical frame, each searched as the GPU's pieces search it) against the full tree, how
+// the pieces at the GPU's split depth vary in size, and what the frames a rotation fixes (once
+// searched whole) weigh against their pieces. A node is one queen placed, the last free
 // row excluded (it is counted by popcount, in both searches).
 //
 // Usage: frame_tree_stats N... (build: cmake --build BUILD --target frame_tree_stats). Past
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -45,6 +47,18 @@ void full_tree(int n, int row, std::uint32_t cols, std::uint32_t ld, std::uint32
   }
 }
 
+/// Pearson's correlation of x and y.
+double correlation(const std::vector<double>& x, const std::vector<double>& y) {
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) mx += x[i], my += y[i];
+  mx /= static_cast<double>(x.size()), my /= static_cast<double>(y.size());
+  double xy = 0, xx = 0, yy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    xy += (x[i] - mx) * (y[i] - my), xx += (x[i] - mx) * (x[i] - mx),
+        yy += (y[i] - my) * (y[i] - my);
+  return xx > 0 && yy > 0 ? xy / std::sqrt(xx * yy) : 0.0;
+}
+
 double percentile(const std::vector<std::uint64_t>& sorted, double p) {
   if (sorted.empty()) return 0;
   return static_cast<double>(sorted[static_cast<std::size_t>(p * (sorted.size() - 1))]);
@@ -74,6 +88,10 @@ void measure(int n) {
   const frame_stack_view view{stack.data(), 1};
   std::uint64_t frame_nodes = 0, piece_nodes = 0, whole = 0;
   std::vector<std::uint64_t> piece_sizes, frame_sizes;
+  // Frames a rotation fixes: how many, their biggest (once searched whole by one thread), and
+  // the biggest of their pieces now.
+  std::uint64_t fixed = 0, fixed_frame_max = 0, fixed_piece_max = 0, fixed_pieces = 0;
+  std::vector<double> estimates, sizes;  // frame_size_estimate against the nodes searched
   for (const detail::canonical_frame& frame : frames) {
     const frame_search s = prepare_frame_search(n, frame.f);
     std::uint64_t leaves = 0, nodes = 0;
@@ -84,6 +102,10 @@ void measure(int n) {
     }
     frame_nodes += nodes;
     frame_sizes.push_back(nodes);
+    estimates.push_back(static_cast<double>(frame_size_estimate(n, s)));
+    sizes.push_back(static_cast<double>(nodes));
+    const bool rotated = (frame.stabilizer & rotation_symmetries) != 0;
+    if (rotated) ++fixed, fixed_frame_max = std::max(fixed_frame_max, nodes);
     split_frame(s, frame.stabilizer, 0, depth, [&](const frame_piece& piece) {
       std::uint64_t piece_leaves = 0, size = 0;
       if (piece.whole()) {
@@ -94,6 +116,7 @@ void measure(int n) {
       }
       piece_nodes += size;
       piece_sizes.push_back(size);
+      if (rotated) ++fixed_pieces, fixed_piece_max = std::max(fixed_piece_max, size);
     });
   }
   const double frame_seconds =
@@ -124,6 +147,13 @@ void measure(int n) {
       percentile(piece_sizes, 0), percentile(piece_sizes, 0.5), percentile(piece_sizes, 0.9),
       percentile(piece_sizes, 0.99), percentile(piece_sizes, 1.0),
       100.0 * top / std::max<std::uint64_t>(1, piece_nodes), frame_seconds);
+  std::printf(
+      "  frames a rotation fixes: %llu, the biggest %llu nodes (searched whole before), cut into "
+      "%llu pieces, the biggest %llu nodes\n"
+      "  frame_size_estimate against the nodes of each frame: correlation %.3f\n",
+      static_cast<unsigned long long>(fixed), static_cast<unsigned long long>(fixed_frame_max),
+      static_cast<unsigned long long>(fixed_pieces),
+      static_cast<unsigned long long>(fixed_piece_max), correlation(estimates, sizes));
 }
 
 }  // namespace

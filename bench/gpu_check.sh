@@ -7,7 +7,8 @@
 # at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
 # sanitizer.txt, bench.txt (the drivers' output), gpu.jsonl, count-gpu.jsonl and summary.txt.
 # The count steps: n = 18, 20, 21 timed, then a SIGINT 3 s into n = 21 (out within 1 s, the
-# resume exact).
+# resume exact); then --device all (the GPUs and the CPU) timed at 18 and 20, stopped at 21 and
+# resumed on the GPUs, and --devices (bench/count_devices.sh).
 #
 # Usage: bench/gpu_check.sh OUTDIR
 # Exit: 0 all steps passed or were skipped, 1 a step failed or timed out, 2 usage, 3 no GPU.
@@ -42,7 +43,7 @@ cuda=${NQ_CUDA_ROOT:-/usr/local/cuda}
 min_step=20  # seconds: a step with less than this left before the deadline is skipped
 # Time caps in seconds. Typical times are far lower; the deadline bounds the sum.
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=150
-cap_stop=120
+cap_stop=120 cap_devices=120
 cap_bench_placement=90
 declare -A cap_sanitizer=([memcheck]=150 [racecheck]=90 [synccheck]=60)
 
@@ -230,6 +231,7 @@ for tool in memcheck racecheck synccheck; do
   if [[ $tool == memcheck ]]; then
     filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
     filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
+    filter+=':GpuDevices.OneTwoOrThree*'
   fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"
@@ -302,6 +304,34 @@ if needs stop-resume bench.txt "$build_dir/nqueens"; then
   else
     summary stop-resume SKIP 0 bench.txt deadline
   fi
+fi
+
+# Issue 17, every GPU and the CPU: --device all timed at n = 18 and 20, a SIGINT 3 s into
+# --device all at n = 21 resumed on --device gpu, and --devices (errors, each GPU, the first
+# two together) through bench/count_devices.sh.
+if needs count-all bench.txt "$build_dir/nqueens"; then
+  if time_left; then
+    timed count-all "$cap_bench_count" "$out/bench.txt" python3 bench/bench_count.py \
+      --binary "$build_dir/nqueens" --device all --sizes 18,20 --repeats 3 \
+      --output "$out/count-gpu.jsonl"
+    summary count-all "$status" "$took" bench.txt "$(bench_note)"
+  else
+    summary count-all SKIP 0 bench.txt deadline
+  fi
+fi
+if needs stop-all bench.txt "$build_dir/nqueens"; then
+  if time_left; then
+    timed stop-all "$cap_stop" "$out/bench.txt" python3 bench/bench_count.py \
+      --binary "$build_dir/nqueens" --device all --resume-device gpu --sizes 21 \
+      --stop-after 3 --output "$out/count-gpu.jsonl"
+    summary stop-all "$status" "$took" bench.txt "$(bench_note)"
+  else
+    summary stop-all SKIP 0 bench.txt deadline
+  fi
+fi
+if needs count-devices bench.txt "$build_dir/nqueens"; then
+  step count-devices "$cap_devices" bench.txt bench/count_devices.sh "$build_dir/nqueens" \
+    "$(grep -c . <<<"$gpus")"
 fi
 
 # 6. A check on what the device machine will send back, and the verdict.

@@ -1,6 +1,12 @@
 #include "kernels/cuda_check.cuh"
 #include "kernels/gpu.hpp"
 
+#if !defined(__CUDACC__)
+#include <atomic>
+
+#include "kernels/host_stream.hpp"
+#endif
+
 namespace nq::gpu {
 
 #if defined(__CUDACC__)
@@ -20,14 +26,27 @@ std::string device_name(int device) {
   return properties.name;
 }
 
+bool set_host_devices(int) { return false; }
+
 #else
 
-// The host execution stands in for one device.
-int device_count() { return 1; }
+namespace {
+std::atomic<int> host_devices{1};
+}  // namespace
+
+// The host execution stands in for one device, or as many as a test asks for.
+int device_count() { return host_devices.load(); }
 
 std::string device_name(int device) {
-  if (device != 0) throw cuda_error("invalid device ordinal " + std::to_string(device));
+  if (device < 0 || device >= device_count())
+    throw cuda_error("invalid device ordinal " + std::to_string(device));
   return "host execution";
+}
+
+bool set_host_devices(int count) {
+  NQ_EXPECTS(count >= 1 && count <= cuda::max_host_devices, "the host execution plays 1 to 8");
+  host_devices.store(count);
+  return true;
 }
 
 #endif

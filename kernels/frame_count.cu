@@ -1,9 +1,10 @@
 // Counting canonical frames on the GPU, the CPU's subproblems: each frame cut into pieces
-// (frame_pieces.hpp), frames biggest first, pulled by one persistent launch from an atomic
-// counter. A thread's search stack lives in the block's shared memory, interleaved with its
-// neighbours'. A piece's weighted leaves are added to its frame's sums; the thread that
-// finishes a frame's last piece copies the sums to mapped host memory and raises the frame's
-// flag, so the host records whole frames (and checkpoints them) while the launch runs.
+// (frame_pieces.hpp; the pieces of a frame a rotation fixes check their boards), frames biggest
+// first, pulled by one persistent launch from an atomic counter. A thread's search stack lives
+// in the block's shared memory, interleaved with its neighbours'. A piece's tally is added to
+// its frame's sums; the thread that finishes a frame's last piece copies the sums to mapped
+// host memory and raises the frame's flag, so the host records whole frames (and checkpoints
+// them) while the launch runs.
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +64,9 @@ struct count_frame_pieces {
         bool cut = false;
         tally = count_frame_completions(n, f.f, f.stabilizer, stopped, &cut);
         if (cut) return;
+      } else if ((f.stabilizer & rotation_symmetries) != 0) {  // boards checked at the leaves
+        const frame_search s = prepare_frame_search(n, f.f);
+        if (!count_fixed_piece(n, f.f, f.stabilizer, s, piece, stack, stopped, tally)) return;
       } else {
         const frame_search s = prepare_frame_search(n, f.f);
         std::uint64_t leaves = 0;
@@ -95,9 +99,10 @@ device_buffer<T> upload_all(const std::vector<T>& host) {
 }
 
 /// The pieces of frames[p] for every position p, frame by frame, biggest frame first: whole
-/// frames (searched a node at a time), then by free rows, then by pieces. A frame's pieces stay
-/// together, so frames finish (and reach the checkpoint) steadily rather than all at the end,
-/// and the tail is the smallest frames' pieces. `pieces_of[p]` gets each frame's piece count.
+/// frames (searched a node at a time by one thread), then by free rows, then by pieces. A frame's
+/// pieces stay together, so frames finish (and reach the checkpoint) steadily rather than all at
+/// the end, and the tail is the smallest frames' pieces. `pieces_of[p]` gets each frame's piece
+/// count.
 std::vector<frame_piece> cut_frames(int n, int depth, const std::vector<canonical_frame>& frames,
                                     std::vector<unsigned>& pieces_of) {
   std::vector<frame_piece> cut;
@@ -135,6 +140,7 @@ namespace nq::gpu {
 
 struct frame_counter::impl {
   int n = 0;
+  int device = 0;
   int depth = 0;
   std::vector<nq::detail::canonical_frame> frames;
   unsigned blocks = 1;
@@ -143,17 +149,20 @@ struct frame_counter::impl {
   frame_count_stats stats;
 };
 
-frame_counter::frame_counter(int n, int depth) {
+frame_counter::frame_counter(int n, int depth, int device) {
   NQ_EXPECTS(n >= 4 && n <= max_count_n, "frames need n from 4 to 32");
+  if (device < 0 || device >= device_count())
+    throw cuda_error("no CUDA device " + std::to_string(device));
   const std::size_t shared_bytes = std::size_t{cuda::frame_block} * 4 * sizeof(std::uint32_t) *
                                    static_cast<std::size_t>(frame_stack_levels(n));
   const auto per_sm = static_cast<unsigned>(
       std::clamp<std::size_t>(cuda::stack_bytes_per_sm / shared_bytes, 1, cuda::max_blocks_per_sm));
   impl_ = std::make_unique<impl>();
   impl_->n = n;
+  impl_->device = device;
   impl_->depth = depth < 0 ? frame_piece_depth(n) : depth;
   impl_->frames = nq::detail::canonical_frames(n);
-  impl_->blocks = cuda::multiprocessors(0) * per_sm;
+  impl_->blocks = cuda::multiprocessors(device) * per_sm;
   impl_->shared_bytes = shared_bytes;
 }
 
@@ -165,6 +174,7 @@ void frame_counter::count(
     const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
     const std::function<void(std::span<const finished_subproblem>)>& finished) {
   if (indices.empty()) return;
+  cuda::use_device(impl_->device);
   const auto count = static_cast<std::uint32_t>(indices.size());
   NQ_EXPECTS(indices.size() <= UINT32_MAX, "positions fit 32 bits");
   std::vector<nq::detail::canonical_frame> slice(count);

@@ -26,6 +26,11 @@ int device_count();
 /// @brief The device's name, e.g. "NVIDIA H100 80GB HBM3".
 std::string device_name(int device = 0);
 
+/// @brief In the host execution, makes device_count() `count` (1 to 8; 1 unless set), each
+/// device with a stream of its own, so that tests run the multi-device code; returns true.
+/// A CUDA build has the devices it has: it changes nothing and returns false.
+bool set_host_devices(int count);
+
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.
 /// Throws usage_error for a row outside 0..n-1, nq::cuda_error (a resource_error) when the GPU
 /// fails or lacks memory.
@@ -127,26 +132,28 @@ inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 1
 /// @brief What a frame count on the GPU did, for measurements.
 struct frame_count_stats {
   std::uint64_t pieces = 0;        ///< pieces of the last count
-  std::uint64_t whole_frames = 0;  ///< of them, frames searched whole (rotation-symmetric)
+  std::uint64_t whole_frames = 0;  ///< of them, frames searched whole (fewer than two free rows)
 };
 
 /// @brief Counts canonical frames on the GPU: the CPU's subproblems (split "frames", the same
 /// index for the same frame, the same tallies), so a checkpoint moves between the CPU and the
 /// GPU. Each frame is cut into pieces (frame_pieces.hpp), frames biggest first with a frame's
-/// pieces together, and one persistent launch pulls them from one atomic counter; a thread's search stack sits in
-/// shared memory and the last free row is counted by popcount. A frame is reported once its
-/// last piece is done, while the launch runs; a stop flag ends every thread within
+/// pieces together, and one persistent launch pulls them from one atomic counter; a thread's search
+/// stack sits in shared memory and the last free row is counted by popcount. A frame is reported
+/// once its last piece is done, while the launch runs; a stop flag ends every thread within
 /// count_stop_interval nodes. Throws cuda_error when the GPU fails.
 class frame_counter {
  public:
-  /// @brief For n in 4..32; `depth` < 0 means frame_piece_depth(n).
-  explicit frame_counter(int n, int depth = -1);
+  /// @brief For n in 4..32, on `device`; `depth` < 0 means frame_piece_depth(n). One counter
+  /// per device; several may count at once, each from a host thread of its own.
+  explicit frame_counter(int n, int depth = -1, int device = 0);
   ~frame_counter();
   frame_counter(const frame_counter&) = delete;
   frame_counter& operator=(const frame_counter&) = delete;
   /// @brief The canonical frames, as the CPU lists them (index order of its checkpoints).
   std::size_t frames() const;
-  /// @brief Counts frames[indices[i]] for every i in one launch; `finished` hears each frame
+  /// @brief Counts frames[indices[i]] for every i in one launch on the counter's device (made
+  /// the calling thread's device); `finished` hears each frame
   /// (by its position in `indices`) as its last piece completes, on the calling thread,
   /// several times a second. Once `*stop` is set, the kernel gives up within a few
   /// milliseconds; frames it did not report stay unfinished.

@@ -7,6 +7,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -101,10 +102,26 @@ class host_stream {
   std::thread worker_;  // last: started once the members it uses exist
 };
 
-/// The one stream every host-executed launch, copy and event goes through.
+/// Devices the host execution may play (see gpu::set_host_devices).
+inline constexpr int max_host_devices = 8;
+
+/// The device the calling thread works on, as cudaSetDevice sets it per host thread.
+inline int& current_host_device() {
+  thread_local int device = 0;
+  return device;
+}
+
+/// The stream every host-executed launch, copy and event of the calling thread's device goes
+/// through: one per device, as each CUDA device has its own default stream, so that devices
+/// played by several host threads run side by side.
+/// A device's stream (and its worker thread) starts on the device's first use.
 inline host_stream& default_stream() {
-  static host_stream stream;
-  return stream;
+  static std::mutex mutex;
+  static std::unique_ptr<host_stream> streams[max_host_devices];
+  const int device = current_host_device();
+  const std::lock_guard lock(mutex);
+  if (!streams[device]) streams[device] = std::make_unique<host_stream>();
+  return *streams[device];
 }
 
 }  // namespace nq::cuda

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 #include <new>
+#include <string>
 #include <utility>
 
 #include "core/memory.hpp"
@@ -229,6 +230,18 @@ class cuda_event {
 };
 
 double elapsed_seconds(const cuda_event& start, const cuda_event& stop);
+
+/// Makes `device` the calling thread's device: where its allocations, launches, copies and
+/// waits go (cudaSetDevice). In the host execution, one of the devices it plays.
+inline void use_device(int device) {
+#if defined(__CUDACC__)
+  NQ_CUDA_TRY(cudaSetDevice(device));
+#else
+  if (device < 0 || device >= max_host_devices)
+    throw cuda_error("invalid device ordinal " + std::to_string(device));
+  current_host_device() = device;
+#endif
+}
 
 /// Streaming multiprocessors of `device` (1 in the host execution).
 inline unsigned multiprocessors(int device) {

@@ -211,6 +211,22 @@ TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   EXPECT_NE(counted.err.find("counted on the CPU"), std::string::npos) << counted.err;
   EXPECT_EQ(nlohmann::json::parse(counted.out)["device"], "cpu");
   EXPECT_TRUE(run_cli(dir, {"count", "-n", "8", "--device", "cpu"}).err.empty());
+  // --devices asks for GPUs as --device gpu does; --device all falls back as auto does.
+  for (const char* device : {"auto", "gpu", "all"}) {
+    const auto listed = run_cli(dir, {"count", "-n", "8", "--devices", "0", "--device", device});
+    EXPECT_EQ(listed.code, 3) << device;
+    EXPECT_EQ(test::count_lines(listed.err), 1u) << listed.err;
+    EXPECT_NE(listed.err.find("no CUDA device available"), std::string::npos) << listed.err;
+    EXPECT_TRUE(listed.out.empty()) << listed.out;
+  }
+  const auto all = run_cli(dir, {"count", "-n", "10", "-u", "--device", "all", "-f", "json"});
+  EXPECT_EQ(all.code, 0);
+  EXPECT_NE(all.err.find("counted on the CPU"), std::string::npos) << all.err;
+  const auto doc = nlohmann::json::parse(all.out);
+  EXPECT_EQ(doc["device"], "cpu");
+  EXPECT_EQ(doc["solutions"], 724);
+  EXPECT_EQ(doc["unique"], 92);
+  EXPECT_TRUE(run_cli(dir, {"count", "-n", "8", "--device", "all", "-q"}).err.empty());
 }
 
 // ga and beam take --device as the chains do: gpu exits 3 without a device, auto falls back

@@ -158,8 +158,8 @@ count_settings sliced(int n, int rows, std::vector<count_prefix>& subs,
   count_settings settings;
   settings.split_rows = rows;
   settings.slice_size = 7;
-  settings.slice_counter = [n, &subs, &classes](const std::vector<std::uint32_t>& indices,
-                                                const std::atomic<bool>*, const auto& finished) {
+  settings.slice_counters = {[n, &subs, &classes](const std::vector<std::uint32_t>& indices,
+                                                  const std::atomic<bool>*, const auto& finished) {
     std::vector<finished_subproblem> done;
     for (std::size_t i = indices.size(); i-- > 0;) {
       done.push_back({static_cast<std::uint32_t>(i),
@@ -169,7 +169,7 @@ count_settings sliced(int n, int rows, std::vector<count_prefix>& subs,
         done.clear();
       }
     }
-  };
+  }};
   return settings;
 }
 

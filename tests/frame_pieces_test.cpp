@@ -28,6 +28,12 @@ count_tally count_by_pieces(int n, const detail::canonical_frame& frame, int dep
     }
     EXPECT_LE(piece.level, s.levels - 2);
     EXPECT_NE(piece.open, 0u);
+    if ((frame.stabilizer & rotation_symmetries) != 0) {
+      EXPECT_LE(piece.level, max_path_levels);
+      EXPECT_TRUE(count_fixed_piece(n, frame.f, frame.stabilizer, s, piece,
+                                    frame_stack_view{stack.data(), 1}, never_stop{}, tally));
+      return;
+    }
     EXPECT_TRUE(
         count_piece_leaves(s, piece, frame_stack_view{stack.data(), 1}, never_stop{}, leaves));
   });
@@ -50,7 +56,29 @@ TEST(FramePieces, AddUpToEveryFramesTallyForNFrom4To13) {
   }
 }
 
-TEST(FramePieces, WholeFramesAreTheRotationSymmetricAndTheTiny) {
+// Frames a rotation fixes are cut too (their boards checked at the leaves): at the GPU's
+// depths and deeper, their pieces add up to the CPU's node-at-a-time search, n = 4..16.
+TEST(FramePieces, FramesARotationFixesSplitExactlyForNFrom4To16) {
+  for (int n = 4; n <= 16; ++n) {
+    detail::frame_counter counter(n, detail::portable_frame_kernels());
+    std::size_t fixed = 0, pieces = 0;
+    for (const detail::canonical_frame& frame : detail::canonical_frames(n)) {
+      if ((frame.stabilizer & rotation_symmetries) == 0) continue;
+      ++fixed;
+      const count_tally expected = *detail::count_frame(n, frame, counter);
+      for (const int depth : {1, 2, 8}) {
+        const count_tally got = count_by_pieces(n, frame, depth, depth == 2 ? &pieces : nullptr);
+        ASSERT_EQ(got.solutions, expected.solutions) << "n=" << n << " depth " << depth;
+        ASSERT_EQ(got.unique_eighths, expected.unique_eighths) << "n=" << n << " depth " << depth;
+      }
+    }
+    if (n >= 12) {
+      EXPECT_GT(pieces, 2 * fixed) << "n=" << n << ": not cut";
+    }
+  }
+}
+
+TEST(FramePieces, OnlyTheTinyFramesStayWhole) {
   for (const int n : {4, 5, 8, 9}) {
     for (const detail::canonical_frame& frame : detail::canonical_frames(n)) {
       std::size_t pieces = 0;
@@ -61,7 +89,7 @@ TEST(FramePieces, WholeFramesAreTheRotationSymmetricAndTheTiny) {
         whole |= piece.whole();
         ++pieces;
       });
-      EXPECT_EQ(whole, (frame.stabilizer & rotation_symmetries) != 0 || s.levels < 2);
+      EXPECT_EQ(whole, s.levels < 2);
       if (whole) {
         EXPECT_EQ(pieces, 1u);
       }

@@ -27,10 +27,9 @@ class GpuCount : public ::testing::Test {
     settings.split_rows = gpu::count_split_rows(n);
     counter = std::make_unique<gpu::subproblem_counter>(
         n, count_subproblems(n, settings.split_rows), frame_classes(n));
-    settings.slice_counter = [this](const std::vector<std::uint32_t>& indices,
-                                    const std::atomic<bool>* stop, const auto& finished) {
-      counter->count(indices, stop, finished);
-    };
+    settings.slice_counters = {
+        [this](const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
+               const auto& finished) { counter->count(indices, stop, finished); }};
     settings.slice_size = 1 << 14;
     return settings;
   }

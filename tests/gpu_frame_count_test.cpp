@@ -35,14 +35,15 @@ class GpuFrameCount : public ::testing::Test {
     counter = std::make_unique<gpu::frame_counter>(n);
     settings.slice_frames = true;
     settings.slice_size = counter->frames();  // one launch for the whole count
-    settings.slice_counter = [this, on_frame](const std::vector<std::uint32_t>& indices,
-                                              const std::atomic<bool>* stop, const auto& finished) {
+    settings.slice_counters = {[this, on_frame](const std::vector<std::uint32_t>& indices,
+                                                const std::atomic<bool>* stop,
+                                                const auto& finished) {
       counter->count(indices, stop, [&](std::span<const finished_subproblem> done) {
         finished(done);
         if (on_frame)
           for (const finished_subproblem& f : done) on_frame(f);
       });
-    };
+    }};
     return settings;
   }
   std::unique_ptr<gpu::frame_counter> counter;

@@ -180,8 +180,9 @@ TEST_F(GpuEdges, ATimeLimitStopsRunsOnBothBackends) {
     A algorithm;
     index_t n;
   };
-  for (const auto& [algorithm, n] : {limit_case{A::random, 12}, limit_case{A::sa, 20},
-                                     limit_case{A::hc_memory, 50}, limit_case{A::hc_restart, 300}}) {
+  for (const auto& [algorithm, n] :
+       {limit_case{A::random, 12}, limit_case{A::sa, 20}, limit_case{A::hc_memory, 50},
+        limit_case{A::hc_restart, 300}}) {
     local_search_settings settings;
     settings.algorithm = algorithm;
     settings.hill.max_sideways = 0;  // hc-restart without sideways moves solves seldom
@@ -306,9 +307,9 @@ TEST_F(GpuEdges, ACountStopsInsideALaunchAndResumes) {
   settings.checkpoint = (dir / "count.json").string();
   settings.checkpoint_interval = 0;
   settings.stop = &stop;
-  settings.slice_counter = [&](const std::vector<std::uint32_t>& indices,
-                               const std::atomic<bool>* flag,
-                               const auto& finished) { counter.count(indices, flag, finished); };
+  settings.slice_counters = {[&](const std::vector<std::uint32_t>& indices,
+                                 const std::atomic<bool>* flag,
+                                 const auto& finished) { counter.count(indices, flag, finished); }};
   std::uint64_t reports_mid_launch = 0;
   settings.progress = [&](const count_progress& p) {
     if (p.done > 0 && p.done < p.total) {

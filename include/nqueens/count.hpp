@@ -62,10 +62,18 @@ struct count_settings {
   /// Slice mode: the subproblems are the CPU's canonical frames (split "frames", the same
   /// indices), not row prefixes, so a checkpoint moves between the CPU and the slice counter.
   bool slice_frames = false;
-  /// When set, subproblems are counted a slice at a time by this instead of by worker threads
-  /// (the GPU counter); progress and checkpoints follow what it reports while it runs.
-  slice_counter_fn slice_counter;
-  std::uint64_t slice_size = 1 << 16;  ///< subproblems per slice_counter call
+  /// When not empty, subproblems are counted a slice at a time by these (one per GPU), each
+  /// on its own thread, all taking shares, biggest subproblems first, from one source; progress
+  /// and checkpoints follow what they report while they run. A counter that throws stops the
+  /// others, and count_solutions throws what it threw once every thread has ended.
+  std::vector<slice_counter_fn> slice_counters;
+  /// At most this many subproblems per slice_counter call. A lone slice counter takes every
+  /// subproblem left at once (up to this); several take shares of about 1/(2 * counters) of
+  /// the work left, by the frames' estimated sizes, so that they end together.
+  std::uint64_t slice_size = 1 << 16;
+  /// With slice counters and slice_frames: `threads` CPU workers count frames too, one at a
+  /// time from the small end of the same source (nqueens count --device all).
+  bool cpu_beside_slices = false;
 };
 
 struct count_result {
@@ -77,11 +85,15 @@ struct count_result {
   std::uint64_t resumed = 0;  ///< subproblems taken from the checkpoint
   double seconds = 0.0;
   std::string simd;  ///< the CPU vector kernels that counted ("off" for none); "" in slice mode
+  /// Subproblems each slice counter finished in this run (resumed ones not included).
+  std::vector<std::uint64_t> by_slice_counter;
+  std::uint64_t by_cpu = 0;  ///< subproblems the CPU workers finished in this run
 };
 
 /// @brief Counts the solutions for n in 1..32. Throws usage_error for n out of range, an unknown
 /// `simd`, and a checkpoint that cannot be written, is corrupt or belongs to another count;
-/// resource_error when the CPU cannot run the `simd` asked for.
+/// resource_error when the CPU cannot run the `simd` asked for or a worker thread cannot start;
+/// whatever a slice counter throws. The checkpoint keeps what finished before a failure.
 count_result count_solutions(int n, const count_settings& settings);
 
 }  // namespace nq

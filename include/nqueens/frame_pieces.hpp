@@ -3,8 +3,10 @@
 /// @brief A canonical frame's search cut into pieces, for counters that run many small
 /// searches side by side (the GPU). A piece is a node of the frame search (frame_search.hpp)
 /// some levels down, with the lines of the queens placed above it; the frame's completions are
-/// the sum of its pieces' leaves. Frames that a rotation maps onto themselves (their boards must
-/// be checked) and frames of fewer than two free rows stay whole. The piece search keeps its
+/// the sum of its pieces' leaves. A frame that a rotation maps onto itself is cut too, its pieces
+/// carrying the columns of the queens above them, so that each complete board is checked for
+/// the rotation (count_fixed_piece); frames of fewer than two free rows stay whole. The piece
+/// search keeps its
 /// stack in a strided view, so that a GPU thread's stack can sit in shared memory with the
 /// block's other stacks interleaved (no bank conflicts) and a CPU's in a plain array.
 /// NQ_HD, like the rest of the counting logic.
@@ -18,11 +20,16 @@ namespace nq {
 /// @brief A piece's `level` when it stands for its whole frame (count_frame_completions).
 inline constexpr std::uint8_t whole_frame_level = 0xFF;
 
+/// @brief Free rows above a piece of a frame a rotation fixes, at most: their queens' columns,
+/// 5 bits each, fit the piece's `path`.
+inline constexpr int max_path_levels = 6;
+
 /// @brief One piece: the node at free row `level` of the search of frame `frame` (an index into
 /// the counter's frame list), its queens' lines as seen from that row, and its open columns.
 struct frame_piece {
   std::uint32_t frame = 0;
   std::uint32_t cols = 0, ld = 0, rd = 0, open = 0;
+  std::uint32_t path = 0;  ///< the column of free row k's queen at bits 5k.., k < level
   std::uint8_t level = 0;
   NQ_HD bool whole() const { return level == whole_frame_level; }
 };
@@ -39,25 +46,26 @@ struct frame_stack_view {
 /// @brief Stack levels a piece search of n queens needs at most.
 NQ_HD constexpr int frame_stack_levels(int n) { return n > 4 ? n - 4 : 1; }
 
-/// @brief Whether frame `f` (stabiliser bits `stabilizer`) is searched whole, not in pieces.
-NQ_HD constexpr bool frame_stays_whole(const frame_search& s, std::uint8_t stabilizer) {
-  return (stabilizer & rotation_symmetries) != 0 || s.levels < 2;
-}
+/// @brief Whether a frame is searched whole, not in pieces: fewer than two free rows.
+NQ_HD constexpr bool frame_stays_whole(const frame_search& s) { return s.levels < 2; }
 
 /// @brief Calls emit(piece) for the pieces of frame `index` (search `s`, stabiliser bits
-/// `stabilizer`): its live nodes at free row min(depth, levels - 2), or one whole piece.
-/// A frame whose nodes all die on the way has no piece.
+/// `stabilizer`): its live nodes at free row min(depth, levels - 2) (and at most
+/// max_path_levels for a frame a rotation fixes), or one whole piece. A frame whose nodes all
+/// die on the way has no piece.
 template <class Emit>
 NQ_HD void split_frame(const frame_search& s, std::uint8_t stabilizer, std::uint32_t index,
                        int depth, Emit emit) {
   frame_piece piece;
   piece.frame = index;
-  if (frame_stays_whole(s, stabilizer)) {
+  if (frame_stays_whole(s)) {
     piece.level = whole_frame_level;
     emit(piece);
     return;
   }
-  const int stop_level = depth < s.levels - 2 ? depth : s.levels - 2;
+  int stop_level = depth < s.levels - 2 ? depth : s.levels - 2;
+  if ((stabilizer & rotation_symmetries) != 0 && stop_level > max_path_levels)
+    stop_level = max_path_levels;
   if (s.allowed[0] == 0) return;
   // Depth first to stop_level, the same children in the same order as the search itself.
   std::uint32_t avail[max_count_n], cols[max_count_n], ld[max_count_n], rd[max_count_n];
@@ -67,6 +75,11 @@ NQ_HD void split_frame(const frame_search& s, std::uint8_t stabilizer, std::uint
     if (d == stop_level) {
       piece.level = static_cast<std::uint8_t>(d);
       piece.open = avail[d], piece.cols = cols[d], piece.ld = ld[d], piece.rd = rd[d];
+      // Each level's queen is the column its child added.
+      piece.path = 0;
+      for (int k = 0; k < d && k < max_path_levels; ++k)
+        piece.path |= static_cast<std::uint32_t>(lowest_bit_index(cols[k + 1] ^ cols[k]))
+                      << (5 * k);
       emit(piece);
       if (--d < 0) return;
       continue;
@@ -87,27 +100,44 @@ NQ_HD void split_frame(const frame_search& s, std::uint8_t stabilizer, std::uint
   }
 }
 
-/// @brief The leaves under a (not whole) piece of the search `s`, added to `leaves`: the last
-/// free row's open squares counted by popcount, no board looked at. Its stack holds levels
-/// piece.level .. s.levels - 2 at stack levels 0, 1, ... Every count_stop_interval nodes it asks
-/// `stop()`, and returns false (leaves partial) when that says so. `nodes`, when not null,
-/// gets the nodes searched added (a node: one queen placed).
+/// @brief A frame's size, for ordering and sharing out work: its live nodes at free row
+/// min(depth, levels - 2), as split_frame would cut it were no rotation to fix it (1 for a
+/// frame of fewer than two free rows, 0 when every node dies on the way).
+NQ_HD inline std::uint64_t frame_nodes_at(const frame_search& s, int depth) {
+  std::uint64_t nodes = 0;
+  split_frame(s, 1, 0, depth, [&](const frame_piece&) { ++nodes; });
+  return nodes;
+}
+
+/// @brief An estimate of the nodes a frame of n queens searches, for sharing out work: its
+/// live nodes three free rows down, times 3 for each free row past n - 4 (a corner queen
+/// frees a row). bench/frame_tree_stats.cpp reports how well it correlates.
+NQ_HD inline std::uint64_t frame_size_estimate(int n, const frame_search& s) {
+  std::uint64_t estimate = frame_nodes_at(s, 3);
+  for (int extra = s.levels - (n - 4); extra > 0; --extra) estimate *= 3;
+  return estimate;
+}
+
+/// @brief The search under a (not whole) piece of the search `s`: calls last(open, bit, k) at
+/// each node of the last free row's parent, with the open squares of its child through `bit`,
+/// stack level k holding the parent. Its stack holds levels piece.level .. s.levels - 2 at
+/// stack levels 0, 1, ... Every count_stop_interval nodes it asks `stop()`, and returns false
+/// (the search partial) when that says so. `nodes`, when not null, gets the nodes searched
+/// added (a node: one queen placed).
 /// Precondition: piece.level <= s.levels - 2, s.levels - 1 - piece.level <= stack levels.
-template <class Stop>
-NQ_HD bool count_piece_leaves(const frame_search& s, const frame_piece& piece,
-                              frame_stack_view stack, Stop stop, std::uint64_t& leaves,
-                              std::uint64_t* nodes = nullptr) {
+template <class Stop, class Last>
+NQ_HD bool search_piece(const frame_search& s, const frame_piece& piece, frame_stack_view stack,
+                        Stop stop, Last last, std::uint64_t* nodes) {
   const int base = piece.level, last_parent = s.levels - 2;
   int d = base;
   stack.at(0, 0) = piece.open, stack.at(0, 1) = piece.cols;
   stack.at(0, 2) = piece.ld, stack.at(0, 3) = piece.rd;
   frame_step step = frame_step_at(s, d);
-  std::uint64_t found = 0, searched = 0;
+  std::uint64_t searched = 0;
   std::uint32_t until_check = count_stop_interval;
   while (d >= base) {
     if (--until_check == 0) {
       if (stop()) {
-        leaves += found;
         if (nodes) *nodes += searched;
         return false;
       }
@@ -125,7 +155,7 @@ NQ_HD bool count_piece_leaves(const frame_search& s, const frame_piece& piece,
     std::uint32_t nc = stack.at(k, 1), nl = stack.at(k, 2), nr = stack.at(k, 3);
     const std::uint32_t open = frame_child(step, bit, nc, nl, nr);
     if (d == last_parent) {
-      found += static_cast<std::uint64_t>(popcount32(open));
+      last(open, bit, k);
     } else if (open != 0) {
       ++d;
       stack.at(k + 1, 0) = open, stack.at(k + 1, 1) = nc;
@@ -133,9 +163,63 @@ NQ_HD bool count_piece_leaves(const frame_search& s, const frame_piece& piece,
       step = frame_step_at(s, d);
     }
   }
-  leaves += found;
   if (nodes) *nodes += searched;
   return true;
+}
+
+/// @brief The leaves under a (not whole) piece of the search `s`, added to `leaves`: the last
+/// free row's open squares counted by popcount, no board looked at. Stops, stack and `nodes`
+/// as search_piece's; on a stop the leaves found so far are added and it returns false.
+template <class Stop>
+NQ_HD bool count_piece_leaves(const frame_search& s, const frame_piece& piece,
+                              frame_stack_view stack, Stop stop, std::uint64_t& leaves,
+                              std::uint64_t* nodes = nullptr) {
+  std::uint64_t found = 0;
+  const bool done = search_piece(
+      s, piece, stack, stop,
+      [&](std::uint32_t open, std::uint32_t, int) {
+        found += static_cast<std::uint64_t>(popcount32(open));
+      },
+      nodes);
+  leaves += found;
+  return done;
+}
+
+/// @brief What a (not whole) piece of frame `f`, which a rotation in `stabilizer` fixes,
+/// contributes, added to `tally`: each complete board is rebuilt (the frame's queens, the
+/// piece's path, the stack's) and checked for the frame's rotations, weighed as
+/// count_frame_completions weighs it. Stops, stack and `nodes` as search_piece's.
+template <class Stop>
+NQ_HD bool count_fixed_piece(int n, const frame& f, std::uint8_t stabilizer, const frame_search& s,
+                             const frame_piece& piece, frame_stack_view stack, Stop stop,
+                             count_tally& tally, std::uint64_t* nodes = nullptr) {
+  const std::uint64_t orbit = static_cast<std::uint64_t>(symmetry_count / popcount32(stabilizer));
+  const std::uint8_t rotations = stabilizer & rotation_symmetries;
+  int board[max_count_n] = {};
+  board[0] = f.top, board[n - 1] = f.bottom, board[f.left] = 0, board[f.right] = n - 1;
+  for (int k = 0; k < piece.level; ++k)
+    board[s.row[k]] = static_cast<int>((piece.path >> (5 * k)) & 31u);
+  std::uint64_t solutions = 0, eighths = 0;
+  const bool done = search_piece(
+      s, piece, stack, stop,
+      [&](std::uint32_t open, std::uint32_t bit, int parent) {
+        if (open == 0) return;
+        for (int j = 0; j < parent; ++j)
+          board[s.row[piece.level + j]] = lowest_bit_index(stack.at(j + 1, 1) ^ stack.at(j, 1));
+        board[s.row[piece.level + parent]] = lowest_bit_index(bit);
+        for (; open != 0; open &= open - 1) {
+          board[s.row[s.levels - 1]] = lowest_bit_index(open);
+          std::uint64_t fixed = 1;
+          for (int g = 1; g < symmetry_count; ++g)
+            if ((rotations >> g & 1) && board_is_fixed_by(g, n, board)) ++fixed;
+          solutions += orbit;
+          eighths += fixed * orbit;
+        }
+      },
+      nodes);
+  tally.solutions += solutions;
+  tally.unique_eighths += eighths;
+  return done;
 }
 
 /// @brief What a frame contributes for `leaves` completions when no rotation fixes it: every

@@ -1,5 +1,6 @@
 #include "cli/backend_choice.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "nqueens/error.hpp"
@@ -10,10 +11,32 @@
 
 namespace nq::cli {
 
-std::string parse_device(const std::string& text) {
-  if (text != "cpu" && text != "gpu" && text != "auto")
-    throw usage_error("unknown --device '" + text + "' (expected cpu, gpu or auto)");
+std::string parse_device(const std::string& text, bool with_all) {
+  if (text != "cpu" && text != "gpu" && text != "auto" && (!with_all || text != "all"))
+    throw usage_error("unknown --device '" + text + "' (expected cpu, gpu" +
+                      (with_all ? ", auto or all)" : " or auto)"));
   return text;
+}
+
+std::vector<int> parse_device_list(const std::string& text) {
+  const std::string bad =
+      "--devices takes device numbers separated by commas, such as 0,2; got '" + text + "'";
+  std::vector<int> devices;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    // Up to 4 digits: no machine has 10,000 GPUs, and nothing longer can overflow.
+    if (item.empty() || item.size() > 4 ||
+        item.find_first_not_of("0123456789") != std::string::npos)
+      throw usage_error(bad);
+    const int device = std::stoi(item);
+    if (std::find(devices.begin(), devices.end(), device) != devices.end())
+      throw usage_error("--devices names device " + item + " twice");
+    devices.push_back(device);
+    if (comma == text.size()) return devices;
+    at = comma + 1;
+  }
 }
 
 std::unique_ptr<batch_backend> choose_backend(const std::string& device,

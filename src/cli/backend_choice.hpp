@@ -3,14 +3,19 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nqueens/backend.hpp"
 #include "nqueens/placement_solver.hpp"
 
 namespace nq::cli {
 
-/// "cpu", "gpu" or "auto"; anything else is a usage_error.
-std::string parse_device(const std::string& text);
+/// "cpu", "gpu" or "auto" (and "all" where `with_all`); anything else is a usage_error.
+std::string parse_device(const std::string& text, bool with_all = false);
+
+/// Device numbers separated by commas ("0,2"), each at most once; anything else is a
+/// usage_error naming --devices. Whether the devices exist is the caller's to check.
+std::vector<int> parse_device_list(const std::string& text);
 
 /// The backend `device` asks for: the GPU when asked (or, for auto, when one is present and
 /// runs the algorithm on n queens), else the CPU with `threads` workers; auto says on stderr

@@ -1,5 +1,6 @@
 // nqueens count: how many solutions n queens have, and how many are fundamentally different.
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -32,14 +33,16 @@ struct count_request {
   std::string output;
   bool quiet = false;
   std::string device = "auto";
+  std::vector<int> devices;  ///< --devices; empty: every device
   std::string simd = "auto";
 };
 
 /// Where the count ran.
 struct count_device {
-  std::string device = "cpu";
+  std::string device = "cpu";  ///< cpu, gpu, or all (GPUs and CPU threads)
   std::string name;
-  double kernel_seconds = 0.0;
+  std::vector<int> gpus;        ///< the GPUs that counted
+  double kernel_seconds = 0.0;  ///< summed over the GPUs
 };
 
 count_request parse_request(int argc, char** argv) {
@@ -56,7 +59,8 @@ count_request parse_request(int argc, char** argv) {
       ("checkpoint-interval", "seconds between checkpoint writes", cxxopts::value<std::string>()->default_value("10"))
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
-      ("device", "cpu, gpu, or auto (the GPU when there is one)", cxxopts::value<std::string>()->default_value("auto"))
+      ("device", "cpu, gpu (every GPU shares the count), all (the GPUs and --threads CPU threads), or auto (the GPUs when there are any, else the CPU)", cxxopts::value<std::string>()->default_value("auto"))
+      ("devices", "the GPUs to count on, by number: LIST such as 0,2 (default: all of them)", cxxopts::value<std::string>())
       ("simd", "CPU vector kernels: auto (the widest this CPU has), off, avx2 or avx512", cxxopts::value<std::string>()->default_value("auto"))
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
@@ -84,7 +88,11 @@ count_request parse_request(int argc, char** argv) {
   request.json = parse_text_or_json(args["format"].as<std::string>());
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.quiet = args.count("quiet") > 0;
-  request.device = parse_device(args["device"].as<std::string>());
+  request.device = parse_device(args["device"].as<std::string>(), true);
+  if (args.count("devices")) {
+    request.devices = parse_device_list(args["devices"].as<std::string>());
+    if (request.device == "cpu") throw usage_error("--devices needs --device gpu, all or auto");
+  }
   request.simd = args["simd"].as<std::string>();
   detail::choose_frame_kernels(request.simd);  // an unknown name, or one this CPU cannot run
   return request;
@@ -113,6 +121,14 @@ std::string text_line(const count_request& request, const count_result& result,
     std::snprintf(line, sizeof line, " (%.3f s, %.3f s in kernels on %s%s)\n", result.seconds,
                   where.kernel_seconds, where.name.c_str(),
                   result.resumed ? ", resumed from the checkpoint" : "");
+  else if (where.device == "all")
+    std::snprintf(line, sizeof line,
+                  " (%.3f s, %.3f s in kernels on %s, and %u CPU thread%s, simd %s, counting %llu "
+                  "of the subproblems%s)\n",
+                  result.seconds, where.kernel_seconds, where.name.c_str(), request.threads,
+                  request.threads == 1 ? "" : "s", result.simd.c_str(),
+                  static_cast<unsigned long long>(result.by_cpu),
+                  result.resumed ? ", resumed from the checkpoint" : "");
   else
     std::snprintf(line, sizeof line, " (%.3f s, %u thread%s, simd %s%s)\n", result.seconds,
                   request.threads, request.threads == 1 ? "" : "s", result.simd.c_str(),
@@ -130,29 +146,60 @@ std::string json_line(const count_request& request, const count_result& result,
   record["threads"] = request.threads;
   record["device"] = where.device;
   record["device_name"] = where.name;
-  if (where.device == "gpu")
+  if (where.device != "cpu") {
+    record["devices"] = where.gpus;
     record["kernel_seconds"] = where.kernel_seconds;
-  else
-    record["simd"] = result.simd;
+    record["subproblems_by_device"] = result.by_slice_counter;
+  }
+  if (where.device != "gpu") record["simd"] = result.simd;
+  if (where.device == "all") record["subproblems_on_cpu"] = result.by_cpu;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
   return record.dump() + "\n";
 }
 
-/// Whether the count runs on the GPU: asked for, or auto with a device present. Boards below 4
-/// have no subproblems and stay on the CPU. --device gpu without a GPU: exit 3. (An auto count
-/// that falls back says so once it has finished, so that errors stay one line.)
-bool use_gpu(const count_request& request) {
-  if (request.device == "cpu" || request.n < 4) return false;
+/// The GPUs the count runs on: --devices, else every one; none for --device cpu, or for auto
+/// and all without a GPU. Boards below 4 have no subproblems and stay on the CPU. --device gpu
+/// or --devices without a GPU: exit 3; a device number past the last: exit 2. (An auto or all
+/// count that falls back says so once it has finished, so that errors stay one line.)
+std::vector<int> choose_gpus(const count_request& request) {
+  if (request.device == "cpu" || request.n < 4) return {};
+  const bool needed = request.device == "gpu" || !request.devices.empty();
 #if NQ_WITH_CUDA
-  if (gpu::device_count() > 0) return true;
-  if (request.device == "gpu") throw resource_error("no CUDA device available");
+  const int present = gpu::device_count();
+  if (present == 0) {
+    if (needed) throw resource_error("no CUDA device available");
+    return {};
+  }
+  if (request.devices.empty()) {
+    std::vector<int> every(static_cast<std::size_t>(present));
+    for (int d = 0; d < present; ++d) every[static_cast<std::size_t>(d)] = d;
+    return every;
+  }
+  for (const int d : request.devices)
+    if (d >= present)
+      throw usage_error("--devices: there is no CUDA device " + std::to_string(d) +
+                        " (this machine has " + std::to_string(present) + ", numbered 0 to " +
+                        std::to_string(present - 1) + ")");
+  return request.devices;
 #else
-  if (request.device == "gpu")
+  if (needed)
     throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+  return {};
 #endif
-  return false;
 }
+
+#if NQ_WITH_CUDA
+/// "NAME", "2 x NAME" when the GPUs are alike, else the names one after another.
+std::string describe_gpus(const std::vector<std::string>& names) {
+  if (names.size() == 1) return names[0];
+  if (std::all_of(names.begin(), names.end(), [&](const auto& name) { return name == names[0]; }))
+    return std::to_string(names.size()) + " x " + names[0];
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+#endif
 
 }  // namespace
 
@@ -173,25 +220,33 @@ int run_count(int argc, char** argv) {
   stop_on_signal(&interrupted);
   count_device where;
   where.name = cpu_model_name();
-  [[maybe_unused]] const bool on_gpu = use_gpu(request);
+  where.gpus = choose_gpus(request);
+  const bool on_gpu = !where.gpus.empty();
 #if NQ_WITH_CUDA
-  std::unique_ptr<gpu::frame_counter> counter;
+  std::vector<std::unique_ptr<gpu::frame_counter>> counters;
   if (on_gpu) {
-    // The CPU's frames, so a checkpoint moves between --device cpu and gpu; one persistent
-    // launch for every frame not yet done.
-    counter = std::make_unique<gpu::frame_counter>(request.n);
+    // The CPU's frames, so a checkpoint moves between --device cpu and gpu. One counter (and
+    // host thread) per GPU, all taking frames from one source: a lone GPU takes every frame
+    // left in one persistent launch, several take shares, biggest frames first.
+    std::vector<std::string> names;
+    for (const int d : where.gpus) {
+      counters.push_back(std::make_unique<gpu::frame_counter>(request.n, -1, d));
+      gpu::frame_counter* counter = counters.back().get();
+      settings.slice_counters.push_back(
+          [counter](const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
+                    const auto& finished) { counter->count(indices, stop, finished); });
+      names.push_back(gpu::device_name(d));
+    }
     settings.slice_frames = true;
-    settings.slice_size = counter->frames();
-    settings.slice_counter = [&](const std::vector<std::uint32_t>& indices,
-                                 const std::atomic<bool>* stop,
-                                 const auto& finished) { counter->count(indices, stop, finished); };
-    where.device = "gpu";
-    where.name = gpu::device_name();
+    settings.slice_size = counters.front()->frames();
+    settings.cpu_beside_slices = request.device == "all";
+    where.device = request.device == "all" ? "all" : "gpu";
+    where.name = describe_gpus(names);
   }
 #endif
   const count_result result = count_solutions(request.n, settings);
 #if NQ_WITH_CUDA
-  if (counter) where.kernel_seconds = counter->kernel_seconds();
+  for (const auto& counter : counters) where.kernel_seconds += counter->kernel_seconds();
 #endif
   remove_temp_files_on_signal();
   if (shown) std::fputs("\r\033[K", stderr);
@@ -203,7 +258,8 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  if (!on_gpu && request.device == "auto" && request.n >= 4 && !request.quiet)
+  if (!on_gpu && (request.device == "auto" || request.device == "all") && request.n >= 4 &&
+      !request.quiet)
     std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
   output.sink().write(request.json ? json_line(request, result, where)
                                    : text_line(request, result, where));

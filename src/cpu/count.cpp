@@ -1,20 +1,23 @@
-// Counting all solutions: canonical frames pulled by worker threads from a shared counter (or
-// subproblems handed to a slice counter), finished work recorded in a checkpoint so that a
-// killed count resumes exactly.
+// Counting all solutions: canonical frames pulled by CPU worker threads, slice counters (GPUs),
+// or both, from one shared source; finished work recorded in a checkpoint so that a killed
+// count resumes exactly.
 
 #include "nqueens/count.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "cpu/count_checkpoint.hpp"
+#include "cpu/count_source.hpp"
 #include "cpu/frame_engine.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/frame_pieces.hpp"
 
 namespace nq {
 
@@ -70,21 +73,29 @@ std::vector<count_prefix> count_subproblems(int n, int rows) {
 
 namespace {
 
-/// Shared state of one counting job: workers record finished subproblems in `checkpoint_`
-/// (saved to disk only when asked), the caller's thread watches, reports and saves.
+/// Shared state of one counting job: workers (CPU threads counting frames, and slice counters
+/// each on a thread of its own) take subproblems from one source and record what they finish
+/// in `checkpoint_` (saved to disk only when asked); the caller's thread watches, reports and
+/// saves.
 class count_job {
  public:
   count_job(int n, const count_settings& settings)
       : n_(n),
         settings_(settings),
-        kernels_(settings.slice_counter ? nullptr : &detail::choose_frame_kernels(settings.simd)),
-        frames_(n >= 4 && !settings.slice_counter ? detail::canonical_frames(n)
-                                                  : std::vector<detail::canonical_frame>{}),
-        units_(units(n, settings, frames_)),
-        threads_(std::max(1u, settings.threads)),
-        finished_(units_, 0) {
+        slices_(static_cast<unsigned>(settings.slice_counters.size())),
+        cpu_threads_(slices_ == 0 || (settings.cpu_beside_slices && settings.slice_frames)
+                         ? std::max(1u, settings.threads)
+                         : 0u),
+        kernels_(cpu_threads_ ? &detail::choose_frame_kernels(settings.simd) : nullptr),
+        frames_(n >= 4 && (cpu_threads_ || settings.slice_frames)
+                    ? detail::canonical_frames(n)
+                    : std::vector<detail::canonical_frame>{}),
+        units_(slices_ && !settings.slice_frames ? count_subproblems(n, settings.split_rows).size()
+                                                 : frames_.size()),
+        finished_(units_, 0),
+        by_slice_(slices_, 0) {
     checkpoint_.n = n;
-    checkpoint_.split = settings.slice_counter && !settings.slice_frames
+    checkpoint_.split = slices_ && !settings.slice_frames
                             ? "rows-" + std::to_string(settings.split_rows)
                             : "frames";
     checkpoint_.subproblems = units_;
@@ -102,114 +113,140 @@ class count_job {
   }
 
   count_result run() {
-    if (settings_.slice_counter) return run_slices();
-    // Each worker's level buffers are allocated here, where running out of memory is an
+    detail::subproblem_source source = make_source();
+    // Each CPU worker's level buffers are allocated here, where running out of memory is an
     // error the caller sees rather than the end of the process.
     std::vector<detail::frame_counter> counters;
-    counters.reserve(threads_);
-    for (unsigned t = 0; t < threads_; ++t) counters.emplace_back(n_, *kernels_);
-    detail::worker_threads workers(threads_, [this, &counters](unsigned t) { work(counters[t]); });
-    watch();
-    workers.join();
+    counters.reserve(cpu_threads_);
+    for (unsigned t = 0; t < cpu_threads_; ++t) counters.emplace_back(n_, *kernels_);
+    const auto from =
+        slices_ ? detail::subproblem_source::end::small : detail::subproblem_source::end::big;
+    {
+      detail::worker_threads workers(slices_ + cpu_threads_, [&](unsigned t) {
+        guarded([&] {
+          if (t < slices_)
+            slice_work(t, source);
+          else
+            cpu_work(counters[t - slices_], source, from);
+        });
+      });
+      try {
+        watch();
+      } catch (...) {  // a checkpoint that cannot be written: stop the workers before saying so
+        halt_.store(true, std::memory_order_relaxed);
+        throw;
+      }
+      workers.join();
+    }
     save();
+    if (failure_) std::rethrow_exception(failure_);
     return result();
   }
 
  private:
-  /// Subproblems in all: frames (whether the CPU or a slice counter counts them), or row
-  /// prefixes.
-  static std::size_t units(int n, const count_settings& settings,
-                           const std::vector<detail::canonical_frame>& frames) {
-    if (!settings.slice_counter) return frames.size();
-    if (settings.slice_frames) return n >= 4 ? detail::canonical_frames(n).size() : 0;
-    return count_subproblems(n, settings.split_rows).size();
-  }
-
-  /// The slice counter's loop: the unfinished subproblems in slices, each recorded as the
-  /// counter reports it; progress and checkpoints while it runs.
-  count_result run_slices() {
-    std::vector<std::uint32_t> pending;
+  /// The unfinished subproblems, at most max_subproblems of them. With slice counters and
+  /// frames, biggest first, by frame_size_estimate (frames differ in size 83-fold at n = 16;
+  /// bench/frame_tree_stats.cpp); else in index order, all alike.
+  detail::subproblem_source make_source() const {
+    std::vector<std::uint32_t> order;
     for (std::size_t i = 0; i < units_; ++i)
-      if (!finished_[i]) pending.push_back(static_cast<std::uint32_t>(i));
-    double last_save = clock_.seconds(), last_progress = -1.0;
-    const auto report = [&](bool now) {
-      if (settings_.progress && (now || clock_.seconds() - last_progress >= 0.25)) {
-        settings_.progress(
-            {checkpoint_.done.size(), units_, resumed_, solutions_, clock_.seconds()});
-        last_progress = clock_.seconds();
-      }
-      if (!settings_.checkpoint.empty() &&
-          clock_.seconds() - last_save >= settings_.checkpoint_interval) {
-        save();
-        last_save = clock_.seconds();
-      }
-    };
-    std::uint64_t started = 0;
-    for (std::size_t at = 0; at < pending.size() && !stop_requested();) {
-      std::uint64_t take = std::min<std::uint64_t>(settings_.slice_size, pending.size() - at);
-      if (settings_.max_subproblems) {
-        if (started >= settings_.max_subproblems) break;
-        take = std::min(take, settings_.max_subproblems - started);
-      }
-      const std::vector<std::uint32_t> slice(pending.begin() + at, pending.begin() + at + take);
-      settings_.slice_counter(slice, settings_.stop,
-                              [&](std::span<const finished_subproblem> done) {
-                                for (const finished_subproblem& f : done) record(slice, f);
-                                report(false);
-                              });
-      at += take;
-      started += take;
-      report(true);
+      if (!finished_[i]) order.push_back(static_cast<std::uint32_t>(i));
+    std::vector<std::uint64_t> weight(order.size(), 1);
+    if (slices_ && settings_.slice_frames) {
+      std::vector<std::uint64_t> nodes(units_, 0);
+      for (const std::uint32_t i : order)
+        nodes[i] = frame_size_estimate(n_, prepare_frame_search(n_, frames_[i].f));
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return nodes[a] > nodes[b]; });
+      for (std::size_t p = 0; p < order.size(); ++p) weight[p] = nodes[order[p]];
     }
-    save();
-    return result();
+    if (settings_.max_subproblems && order.size() > settings_.max_subproblems) {
+      order.resize(settings_.max_subproblems);
+      weight.resize(settings_.max_subproblems);
+    }
+    // A lone slice counter takes everything at once; several (or CPU threads beside one)
+    // share, each taking about half its part of what is left.
+    const unsigned parts = slices_ == 1 && cpu_threads_ == 0 ? 1 : 2 * slices_;
+    return detail::subproblem_source(std::move(order), weight, parts, settings_.slice_size);
   }
 
-  /// A subproblem of `slice` the slice counter finished.
-  void record(const std::vector<std::uint32_t>& slice, const finished_subproblem& f) {
-    NQ_EXPECTS(f.position < slice.size() && !finished_[slice[f.position]],
-               "a slice counter reports each subproblem of its slice once");
-    const std::uint32_t index = slice[f.position];
-    finished_[index] = 1;
-    checkpoint_.done.emplace(index, f.tally);
-    solutions_ += f.tally.solutions;
+  /// Runs a worker's loop; its exception, the first of any worker's, stops every worker and
+  /// is thrown by run() once all have ended.
+  template <class Work>
+  void guarded(Work work) {
+    try {
+      work();
+    } catch (...) {
+      const std::lock_guard lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      halt_.store(true, std::memory_order_relaxed);
+    }
+    const std::lock_guard lock(mutex_);
+    if (++workers_done_ == slices_ + cpu_threads_) all_done_.notify_all();
   }
 
-  bool stop_requested() const {
-    return settings_.stop && settings_.stop->load(std::memory_order_relaxed);
+  /// Slice counter t's loop: a share at a time until the source is empty or the count stops.
+  void slice_work(unsigned t, detail::subproblem_source& source) {
+    while (!halted()) {
+      const std::span<const std::uint32_t> share = source.take_share();
+      if (share.empty()) return;
+      const std::vector<std::uint32_t> slice(share.begin(), share.end());
+      std::size_t reported = 0;
+      settings_.slice_counters[t](slice, &halt_, [&](std::span<const finished_subproblem> done) {
+        const std::lock_guard lock(mutex_);
+        for (const finished_subproblem& f : done) {
+          NQ_EXPECTS(f.position < slice.size() && !finished_[slice[f.position]],
+                     "a slice counter reports each subproblem of its slice once");
+          record(slice[f.position], f.tally);
+        }
+        reported += done.size();
+        by_slice_[t] += done.size();
+      });
+      NQ_EXPECTS(reported == slice.size() || halted(),
+                 "a slice counter reports every subproblem of its slice unless stopped");
+    }
   }
 
-  void work(detail::frame_counter& counter) {
-    for (;;) {
-      if (stop_requested()) break;
-      const std::size_t index = next_.fetch_add(1, std::memory_order_relaxed);
-      if (index >= units_) break;
-      if (finished_[index]) continue;
-      if (settings_.max_subproblems &&
-          started_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_subproblems)
-        break;
+  void cpu_work(detail::frame_counter& counter, detail::subproblem_source& source,
+                detail::subproblem_source::end from) {
+    while (!halted()) {
+      const std::optional<std::uint32_t> index = source.take_one(from);
+      if (!index) return;
       const std::optional<count_tally> found =
-          detail::count_frame(n_, frames_[index], counter, settings_.stop);
-      if (!found) break;  // stopped midway: the frame stays unfinished
-      const count_tally counted = *found;
-      std::lock_guard lock(mutex_);
-      finished_[index] = 1;
-      checkpoint_.done.emplace(index, counted);
-      solutions_ += counted.solutions;
+          detail::count_frame(n_, frames_[*index], counter, &halt_);
+      if (!found) return;  // stopped midway: the frame stays unfinished
+      const std::lock_guard lock(mutex_);
+      record(*index, *found);
+      ++by_cpu_;
     }
-    std::lock_guard lock(mutex_);
-    if (++workers_done_ == threads_) all_done_.notify_all();
   }
 
-  /// Until the workers finish: progress about 4 times a second, checkpoints at the interval.
+  /// A finished subproblem. Under mutex_.
+  void record(std::uint32_t index, const count_tally& counted) {
+    finished_[index] = 1;
+    checkpoint_.done.emplace(index, counted);
+    solutions_ += counted.solutions;
+  }
+
+  bool halted() const { return halt_.load(std::memory_order_relaxed); }
+
+  /// Until the workers finish: passes the caller's stop on to them (within 50 ms), progress
+  /// about 4 times a second, checkpoints at the interval.
   void watch() {
-    double last_save = clock_.seconds();
+    double last_save = clock_.seconds(), last_progress = 0.0;
     std::unique_lock lock(mutex_);
-    while (workers_done_ < threads_) {
-      all_done_.wait_for(lock, std::chrono::milliseconds(250));
-      if (settings_.progress)
-        settings_.progress(
-            {checkpoint_.done.size(), units_, resumed_, solutions_, clock_.seconds()});
+    while (workers_done_ < slices_ + cpu_threads_) {
+      all_done_.wait_for(lock, std::chrono::milliseconds(50));
+      if (settings_.stop && settings_.stop->load(std::memory_order_relaxed))
+        halt_.store(true, std::memory_order_relaxed);
+      if (settings_.progress && clock_.seconds() - last_progress >= 0.25) {
+        const count_progress now{checkpoint_.done.size(), units_, resumed_, solutions_,
+                                 clock_.seconds()};
+        lock.unlock();  // the callback may take its time, and may raise the stop
+        settings_.progress(now);
+        last_progress = clock_.seconds();
+        lock.lock();
+      }
       if (!settings_.checkpoint.empty() &&
           clock_.seconds() - last_save >= settings_.checkpoint_interval) {
         const detail::count_checkpoint snapshot = checkpoint_;
@@ -239,23 +276,27 @@ class count_job {
     out.complete = out.subproblems_done == units_;
     out.simd = kernels_ ? kernels_->name : "";
     out.seconds = clock_.seconds();
+    out.by_slice_counter = by_slice_;
+    out.by_cpu = by_cpu_;
     return out;
   }
 
   int n_;
   const count_settings& settings_;
-  const detail::frame_kernels* kernels_;  ///< null in slice mode
+  unsigned slices_;                       ///< slice counters, one thread each
+  unsigned cpu_threads_;                  ///< CPU workers counting frames
+  const detail::frame_kernels* kernels_;  ///< null without CPU workers
   std::vector<detail::canonical_frame> frames_;
-  std::size_t units_;  ///< frames, or the slice counter's subproblems
-  unsigned threads_;
+  std::size_t units_;           ///< frames, or the slice counters' row prefixes
   std::vector<char> finished_;  // written under mutex_, or before the workers start
   detail::count_checkpoint checkpoint_;
-  std::atomic<std::size_t> next_{0};
-  std::atomic<std::uint64_t> started_{0};
+  std::atomic<bool> halt_{false};  ///< the workers' stop: the caller's, or a worker's failure
   std::mutex mutex_;
   std::condition_variable all_done_;
   unsigned workers_done_ = 0;
-  std::uint64_t resumed_ = 0, solutions_ = 0;
+  std::uint64_t resumed_ = 0, solutions_ = 0, by_cpu_ = 0;
+  std::vector<std::uint64_t> by_slice_;
+  std::exception_ptr failure_;
   detail::stopwatch clock_;
 };
 
