@@ -2,6 +2,7 @@
 /// @file
 /// @brief What every solver returns, and how it reports progress. Host-side API.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -37,6 +38,9 @@ using progress_fn = std::function<void(const solve_progress&)>;
 struct search_limits {
   std::uint64_t max_steps = 0;  ///< stop unsolved after this many steps
   double time_limit = 0.0;      ///< seconds; stop unsolved after this long
+  /// When set, stop unsolved soon after it is raised (read where the clock is read): how the
+  /// Python module stops a call on Ctrl-C. The CPU paths read it; GPU kernels do not.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 }  // namespace nq

@@ -3,27 +3,29 @@
 // backtracking on 5000 queens costs a million times one of min-conflicts, so any fixed step
 // count is either far too coarse for one or far too costly for the other.
 
+#include <atomic>
 #include <cstdint>
 
 #include "core/stopwatch.hpp"
 
 namespace nq::detail {
 
-/// @brief Says when `limit` seconds (0: none) have passed on `clock`, reading the clock about
-/// every `period` seconds whatever a step costs: the steps between reads double while reads
-/// come sooner than that, and halve when one comes later.
+/// @brief Says when `limit` seconds (0: none) have passed on `clock`, or `*stop` (when set) has
+/// been raised, reading the clock about every `period` seconds whatever a step costs: the steps
+/// between reads double while reads come sooner than that, and halve when one comes later.
 class deadline {
  public:
-  explicit deadline(double limit, const stopwatch& clock, double period = 0.002)
-      : limit_(limit), period_(period), clock_(&clock) {}
+  explicit deadline(double limit, const stopwatch& clock, const std::atomic<bool>* stop = nullptr,
+                    double period = 0.002)
+      : limit_(limit), period_(period), clock_(&clock), stop_(stop) {}
 
   /// Counts one step of work; true once the limit has passed.
   bool passed() {
-    if (limit_ <= 0 || --countdown_ > 0) return false;
+    if ((limit_ <= 0 && !stop_) || --countdown_ > 0) return false;
     return read();
   }
   /// Reads the clock now.
-  bool passed_now() { return limit_ > 0 && read(); }
+  bool passed_now() { return (limit_ > 0 || stop_) && read(); }
 
  private:
   bool read() {
@@ -36,11 +38,12 @@ class deadline {
       stride_ /= 2;
     }
     countdown_ = stride_;
-    return now >= limit_;
+    return (limit_ > 0 && now >= limit_) || (stop_ && stop_->load(std::memory_order_relaxed));
   }
 
   double limit_, period_;
   const stopwatch* clock_;
+  const std::atomic<bool>* stop_;
   double last_read_ = 0;
   std::uint64_t stride_ = 1, countdown_ = 1;
 };

@@ -130,7 +130,7 @@ struct local_workspace::impl {
 
   chain_outcome population(const local_run& run, std::uint64_t max_steps,
                            const detail::stopwatch& clock) {
-    detail::deadline limit(run.limits.time_limit, clock);
+    detail::deadline limit(run.limits.time_limit, clock, run.limits.stop);
     const detail::population_observer observe = [&](const trace_row& row) {
       if (run.trace) run.trace(row);
       return !limit.passed();
@@ -168,12 +168,12 @@ struct local_workspace::impl {
     philox_stream rng(run.seed, run.stream);
     const bool random_start = run.start == nullptr;
     if (!random_start) std::copy(run.start, run.start + n, queen_row.begin());
-    if (!run.trace && run.limits.time_limit <= 0 && !run.first_solved)
+    if (!run.trace && run.limits.time_limit <= 0 && !run.first_solved && !run.limits.stop)
       return chain(rng, random_start, max_steps, no_observer{});
     return chain(rng, random_start, max_steps,
                  host_observer{run.trace ? &run.trace : nullptr,
-                               detail::deadline(run.limits.time_limit, clock), run.first_solved,
-                               run.stream, queen_row.data()});
+                               detail::deadline(run.limits.time_limit, clock, run.limits.stop),
+                               run.first_solved, run.stream, queen_row.data()});
   }
 
   index_t n;

@@ -63,6 +63,7 @@ class qs4_run {
     if (lim.max_steps && result_.steps >= lim.max_steps) return stop();
     const double t = clock_.seconds();
     if (lim.time_limit > 0 && t >= lim.time_limit) return stop();
+    if (lim.stop && lim.stop->load(std::memory_order_relaxed)) return stop();
     if (progress_ && result_.steps - last_progress_ >= progress_interval) {
       progress_({phase_, fraction_, result_.steps, result_.restarts, t});
       last_progress_ = result_.steps;

@@ -68,7 +68,8 @@ class placement_run {
   bool limit_reached() {
     const auto& lim = settings_.limits;
     if ((lim.max_steps && result_.steps >= lim.max_steps) ||
-        (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit))
+        (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
+        (lim.stop && lim.stop->load(std::memory_order_relaxed)))
       stopped_ = true;
     return stopped_;
   }

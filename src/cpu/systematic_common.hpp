@@ -18,7 +18,7 @@ namespace nq::detail {
 class node_budget {
  public:
   explicit node_budget(const search_limits& limits)
-      : limits_(limits), deadline_(limits.time_limit, clock_) {}
+      : limits_(limits), deadline_(limits.time_limit, clock_, limits.stop) {}
   /// Counts one expansion; false when the search must stop first.
   bool expand() {
     if (limits_.max_steps && steps_ >= limits_.max_steps) return false;
