@@ -120,8 +120,8 @@ std::string text_line(const count_request& request, const count_result& result,
   return text + line;
 }
 
-std::string json_line(const count_request& request, const count_result& result,
-                      const count_device& where) {
+nlohmann::ordered_json json_record(const count_request& request, const count_result& result,
+                                   const count_device& where) {
   nlohmann::ordered_json record;
   record["n"] = request.n;
   record["solutions"] = result.solutions;
@@ -136,7 +136,7 @@ std::string json_line(const count_request& request, const count_result& result,
     record["simd"] = result.simd;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
-  return record.dump() + "\n";
+  return record;
 }
 
 /// Whether the count runs on the GPU: asked for, or auto with a device present. Boards below 4
@@ -146,32 +146,25 @@ bool use_gpu(const count_request& request) {
   if (request.device == "cpu" || request.n < 4) return false;
 #if NQ_WITH_CUDA
   if (gpu::device_count() > 0) return true;
-  if (request.device == "gpu") throw resource_error("no CUDA device available");
+  if (request.device == "gpu") throw device_error("no CUDA device available");
 #else
   if (request.device == "gpu")
-    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+    throw device_error("no CUDA device available (this nqueens was built without CUDA)");
 #endif
   return false;
 }
 
-}  // namespace
-
-int run_count(int argc, char** argv) {
-  const count_request request = parse_request(argc, argv);
-  output_target output(request.output);  // a bad path fails before the count starts
+/// Counts as `request` says, stopping early once `*stop` is raised.
+count_result count_as_asked(const count_request& request, const std::atomic<bool>* stop,
+                            bool& shown, count_device& where) {
   count_settings settings;
   settings.threads = request.threads;
   settings.checkpoint = request.checkpoint;
   settings.checkpoint_interval = request.checkpoint_interval;
   settings.simd = request.simd;
-  settings.stop = &interrupted;
-  bool shown = false;
+  settings.stop = stop;
   if (!request.quiet && stderr_is_terminal())
     settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
-  // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
-  // say so.
-  stop_on_signal(&interrupted);
-  count_device where;
   where.name = cpu_model_name();
   [[maybe_unused]] const bool on_gpu = use_gpu(request);
 #if NQ_WITH_CUDA
@@ -183,8 +176,9 @@ int run_count(int argc, char** argv) {
     settings.slice_frames = true;
     settings.slice_size = counter->frames();
     settings.slice_counter = [&](const std::vector<std::uint32_t>& indices,
-                                 const std::atomic<bool>* stop,
-                                 const auto& finished) { counter->count(indices, stop, finished); };
+                                 const std::atomic<bool>* slice_stop, const auto& finished) {
+      counter->count(indices, slice_stop, finished);
+    };
     where.device = "gpu";
     where.name = gpu::device_name();
   }
@@ -193,6 +187,20 @@ int run_count(int argc, char** argv) {
 #if NQ_WITH_CUDA
   if (counter) where.kernel_seconds = counter->kernel_seconds();
 #endif
+  return result;
+}
+
+}  // namespace
+
+int run_count(int argc, char** argv) {
+  const count_request request = parse_request(argc, argv);
+  output_target output(request.output);  // a bad path fails before the count starts
+  // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
+  // say so.
+  stop_on_signal(&interrupted);
+  bool shown = false;
+  count_device where;
+  const count_result result = count_as_asked(request, &interrupted, shown, where);
   remove_temp_files_on_signal();
   if (shown) std::fputs("\r\033[K", stderr);
   if (!result.complete) {
@@ -203,9 +211,9 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  if (!on_gpu && request.device == "auto" && request.n >= 4 && !request.quiet)
+  if (where.device == "cpu" && request.device == "auto" && request.n >= 4 && !request.quiet)
     std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
-  output.sink().write(request.json ? json_line(request, result, where)
+  output.sink().write(request.json ? json_record(request, result, where).dump() + "\n"
                                    : text_line(request, result, where));
   output.commit();
   if (result.solutions == 0) {
@@ -213,6 +221,16 @@ int run_count(int argc, char** argv) {
     return exit_unsolved;
   }
   return exit_ok;
+}
+
+nlohmann::ordered_json count_record(int argc, char** argv, const std::atomic<bool>* stop) {
+  const count_request request = parse_request(argc, argv);
+  bool shown = false;
+  count_device where;
+  const count_result result = count_as_asked(request, stop, shown, where);
+  nlohmann::ordered_json record = json_record(request, result, where);
+  record["complete"] = result.complete;
+  return record;
 }
 
 }  // namespace nq::cli
