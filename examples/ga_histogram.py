@@ -31,12 +31,14 @@ def main():
     assert abs(generations.mean() - batch["mean_steps_success"]) < 1e-6 * generations.mean()
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.hist(generations, bins=np.logspace(0, np.log10(max(generations.max(), 10)), 40))
+    # Log-spaced bins between whole numbers, so that no bin falls between two integers.
+    edges = np.unique(np.round(np.logspace(0, np.log10(generations.max() + 1), 40))) - 0.5
+    ax.hist(generations, bins=edges)
     ax.set_xscale("log")
     ax.set_xlabel("generations to solve")
     ax.set_ylabel("runs")
     over = np.mean(generations > 400)
-    ax.set_title(f"ga --preset report, n = 8: {len(generations)} of {args.runs} solved; "
+    ax.set_title(f"ga --preset report, n = 8: {len(generations)} of {args.runs} solved\n"
                  f"mean {generations.mean():.1f}, median {np.median(generations):.0f}, "
                  f"{100 * over:.1f}% over 400")
     fig.tight_layout()
