@@ -314,15 +314,20 @@ std::string no_solution(const batch_request& request) {
   return "no solution exists for n=" + std::to_string(request.n) + "; no runs made";
 }
 
+/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend.
+std::unique_ptr<batch_backend> prepare(const batch_request& request) {
+  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
+  return choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
+                        request.quiet, "batch");
+}
+
 /// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text.
-void run_request(const batch_request& request, runs_csv_writer* csv,
+void run_request(const batch_request& request, batch_backend& backend, runs_csv_writer* csv,
                  nlohmann::ordered_json& records, std::string& text) {
-  const auto backend = choose_backend(request.device, request.algorithm, request.n,
-                                      batch_threads(request.batch), request.quiet, "batch");
-  if (!request.sweep.empty()) return run_sweep(request, *backend, records, text);
-  const batch_stats stats = run_one(request, request.algorithm, request.batch, *backend, csv);
-  records = batch_record(request.n, request.algorithm, request.batch, stats, *backend);
-  text = batch_summary(request.n, request.algorithm, stats, *backend);
+  if (!request.sweep.empty()) return run_sweep(request, backend, records, text);
+  const batch_stats stats = run_one(request, request.algorithm, request.batch, backend, csv);
+  records = batch_record(request.n, request.algorithm, request.batch, stats, backend);
+  text = batch_summary(request.n, request.algorithm, stats, backend);
 }
 
 }  // namespace
@@ -333,13 +338,13 @@ int run_batch_command(int argc, char** argv) {
     std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
   }
-  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
+  const auto backend = prepare(request);
   output_target output(request.output);
   std::optional<runs_csv_writer> csv;
   if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
   nlohmann::ordered_json records;
   std::string text;
-  run_request(request, csv ? &*csv : nullptr, records, text);
+  run_request(request, *backend, csv ? &*csv : nullptr, records, text);
   output.sink().write(!request.json        ? text
                       : records.is_array() ? records.dump(2) + "\n"
                                            : records.dump() + "\n");
@@ -352,10 +357,10 @@ nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bo
   batch_request request = parse_request(argc, argv);
   if (!solution_exists(request.n)) throw usage_error(no_solution(request));
   request.batch.limits.stop = stop;
-  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
+  const auto backend = prepare(request);
   nlohmann::ordered_json records;
   std::string text;
-  run_request(request, nullptr, records, text);
+  run_request(request, *backend, nullptr, records, text);
   return records;
 }
 
