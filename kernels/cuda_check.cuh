@@ -15,8 +15,8 @@
 namespace nq {
 
 /// @brief A failed CUDA call or launch, with where it happened.
-struct cuda_error : resource_error {
-  using resource_error::resource_error;
+struct cuda_error : device_error {
+  using device_error::device_error;
 };
 
 }  // namespace nq

@@ -17,6 +17,11 @@ struct resource_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// @brief No usable GPU where one was asked for (also exit code 3).
+struct device_error : resource_error {
+  using resource_error::resource_error;
+};
+
 namespace detail {
 [[noreturn]] void expects_failed(const char* condition, const char* reason, const char* file,
                                  int line);

@@ -40,8 +40,9 @@ using progress_fn = std::function<void(const solve_progress&)>;
 struct search_limits {
   std::uint64_t max_steps = 0;  ///< stop unsolved after this many steps
   double time_limit = 0.0;      ///< seconds; stop unsolved after this long
-  /// Stop unsolved once set (Ctrl-C), read as often as the clock (every few milliseconds).
-  /// Read by the single-run solvers; a batch ignores it.
+  /// When set, stop unsolved soon after it is raised (read where the clock is read): how `solve`
+  /// stops its run on Ctrl-C and the Python module a call. The CPU paths read it; GPU kernels
+  /// do not (the GPU placement's host loop does).
   const std::atomic<bool>* stop = nullptr;
 };
 

@@ -55,12 +55,12 @@ std::unique_ptr<batch_backend> choose_backend(const std::string& device,
           std::to_string(gpu::max_global_chain_n) + ", within 1 GiB per run)";
     if (device == "gpu") throw usage_error(why);
   } else if (device == "gpu") {
-    throw resource_error("no CUDA device available");
+    throw device_error("no CUDA device available");
   }
 #else
   (void)algorithm, (void)n;  // only a GPU build asks what the GPU runs
   if (device == "gpu")
-    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+    throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   why += " (built without CUDA)";
 #endif
   if (!quiet) std::fprintf(stderr, "nqueens %s: %s; running on the CPU\n", command, why.c_str());
@@ -77,11 +77,11 @@ solve_result solve_placement_on(const std::string& device, index_t n,
     used = "gpu";
     return gpu::solve_placement(n, settings);
   }
-  if (device == "gpu") throw resource_error("no CUDA device available");
+  if (device == "gpu") throw device_error("no CUDA device available");
   const char* why = "no CUDA device";
 #else
   if (device == "gpu")
-    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+    throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   const char* why = "no CUDA device (built without CUDA)";
 #endif
   if (!quiet) std::fprintf(stderr, "nqueens solve: %s; running on the CPU\n", why);

@@ -265,8 +265,10 @@ std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>&
   return points;
 }
 
-void run_sweep(const batch_request& request, batch_backend& backend, byte_sink& out) {
-  nlohmann::ordered_json records = nlohmann::ordered_json::array();
+/// Every point's record, and the table the text format prints.
+void run_sweep(const batch_request& request, batch_backend& backend,
+               nlohmann::ordered_json& records, std::string& text) {
+  records = nlohmann::ordered_json::array();
   std::string table;
   for (const auto& axis : request.sweep) {
     char cell[32];
@@ -304,9 +306,28 @@ void run_sweep(const batch_request& request, batch_backend& backend, byte_sink& 
       std::fputs((row + line).c_str(), stderr);
   }
   const auto name = algorithm_name(request.algorithm.algorithm);
-  out.write(request.json ? records.dump(2) + "\n"
-                         : std::string(name) + " on n=" + std::to_string(request.n) + ", " +
-                               std::to_string(request.batch.runs) + " runs per point\n" + table);
+  text = std::string(name) + " on n=" + std::to_string(request.n) + ", " +
+         std::to_string(request.batch.runs) + " runs per point\n" + table;
+}
+
+std::string no_solution(const batch_request& request) {
+  return "no solution exists for n=" + std::to_string(request.n) + "; no runs made";
+}
+
+/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend.
+std::unique_ptr<batch_backend> prepare(const batch_request& request) {
+  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
+  return choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
+                        request.quiet, "batch");
+}
+
+/// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text.
+void run_request(const batch_request& request, batch_backend& backend, runs_csv_writer* csv,
+                 nlohmann::ordered_json& records, std::string& text) {
+  if (!request.sweep.empty()) return run_sweep(request, backend, records, text);
+  const batch_stats stats = run_one(request, request.algorithm, request.batch, backend, csv);
+  records = batch_record(request.n, request.algorithm, request.batch, stats, backend);
+  text = batch_summary(request.n, request.algorithm, stats, backend);
 }
 
 }  // namespace
@@ -314,30 +335,33 @@ void run_sweep(const batch_request& request, batch_backend& backend, byte_sink& 
 int run_batch_command(int argc, char** argv) {
   const batch_request request = parse_request(argc, argv);
   if (!solution_exists(request.n)) {
-    std::fprintf(stderr, "nqueens batch: no solution exists for n=%llu; no runs made\n",
-                 static_cast<unsigned long long>(request.n));
+    std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
   }
-  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
-  const auto backend = choose_backend(request.device, request.algorithm, request.n,
-                                      batch_threads(request.batch), request.quiet, "batch");
+  const auto backend = prepare(request);
   output_target output(request.output);
   std::optional<runs_csv_writer> csv;
   if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
-  if (!request.sweep.empty()) {
-    run_sweep(request, *backend, output.sink());
-  } else {
-    const batch_stats stats =
-        run_one(request, request.algorithm, request.batch, *backend, csv ? &*csv : nullptr);
-    output.sink().write(
-        request.json
-            ? batch_record(request.n, request.algorithm, request.batch, stats, *backend).dump() +
-                  "\n"
-            : batch_summary(request.n, request.algorithm, stats, *backend));
-  }
+  nlohmann::ordered_json records;
+  std::string text;
+  run_request(request, *backend, csv ? &*csv : nullptr, records, text);
+  output.sink().write(!request.json        ? text
+                      : records.is_array() ? records.dump(2) + "\n"
+                                           : records.dump() + "\n");
   if (csv) csv->commit();
   output.commit();
   return exit_ok;
+}
+
+nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bool>* stop) {
+  batch_request request = parse_request(argc, argv);
+  if (!solution_exists(request.n)) throw usage_error(no_solution(request));
+  request.batch.limits.stop = stop;
+  const auto backend = prepare(request);
+  nlohmann::ordered_json records;
+  std::string text;
+  run_request(request, *backend, nullptr, records, text);
+  return records;
 }
 
 }  // namespace nq::cli

@@ -1,11 +1,16 @@
 #pragma once
 // The subcommands of nqueens. Each returns its exit code; errors travel as exceptions that
-// main() maps to exit codes.
+// main() maps to exit codes. Some are also callable with their results as values (the Python
+// module): the same command line, parsed and checked by the same code, so the same messages.
 
+#include <atomic>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 
 #include "nqueens/local_search.hpp"
+#include "nqueens/verify.hpp"
 
 namespace nq::cli {
 
@@ -16,21 +21,40 @@ struct help_requested {
 
 int run_solve(int argc, char** argv);
 
-/// How the shell's `run` drives solve: from its board, quietly unless asked.
+/// How the shell's `run` (or the Python module) drives solve: from its board, quietly unless
+/// asked.
 struct shell_solve {
-  std::span<const row_t> start;  ///< one chain of a local search starts here
+  std::span<const row_t> start;  ///< one chain of a local search starts here (empty: random)
   trace_fn narrate;              ///< called per step with the trace, when set
-  solve_result result;           ///< what the run left, filled in
-  std::string stop_reason;       ///< why it stopped unsolved ("" when solved), filled in
+  /// The caller wants the trace: an algorithm without one is refused as --trace would be.
+  bool trace_wanted = false;
+  const std::atomic<bool>* stop = nullptr;  ///< when raised, the run stops unsolved soon
+  solve_result result;                      ///< what the run left, filled in
+  std::string stop_reason;                  ///< why it stopped unsolved ("" when solved), filled in
+  std::string device;  ///< where it ran (the chosen chain, with --chains): cpu or gpu
 };
 /// nqueens solve with argv as for solve. The result is written only when --format or
 /// --output is given, and an unsolved run is not reported on stderr: the shell reports.
 int run_solve_in_shell(int argc, char** argv, shell_solve& shell);
 int run_verify(int argc, char** argv);
+/// The record `verify --json` prints for `report`.
+nlohmann::ordered_json verify_record(const verify_report& report);
 int run_algorithms(int argc, char** argv);
 int run_solutions(int argc, char** argv);
+/// The solutions `nqueens solutions` with argv lists, each handed to `visit` (which returns
+/// false to stop) instead of printed; `*stop`, when raised, ends the walk. Returns how many.
+std::uint64_t visit_solutions(int argc, char** argv,
+                              const std::function<bool(std::span<const row_t>)>& visit,
+                              const std::atomic<bool>* stop);
 int run_count(int argc, char** argv);
+/// The JSON record `nqueens count -f json` with argv prints; `*stop` (when not null) stops the
+/// count early, saving its checkpoint; "complete" is then false.
+nlohmann::ordered_json count_record(int argc, char** argv, const std::atomic<bool>* stop);
 int run_batch_command(int argc, char** argv);
+/// What `nqueens batch -f json` with argv prints: one record, or a sweep's array of them.
+/// `*stop` (when not null) ends the runs early; the result is then meaningless. A board
+/// without solutions is a usage_error here.
+nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bool>* stop);
 int run_shell(int argc, char** argv);
 
 }  // namespace nq::cli

@@ -136,8 +136,8 @@ std::string text_line(const count_request& request, const count_result& result,
   return text + line;
 }
 
-std::string json_line(const count_request& request, const count_result& result,
-                      const count_device& where) {
+nlohmann::ordered_json json_record(const count_request& request, const count_result& result,
+                                   const count_device& where) {
   nlohmann::ordered_json record;
   record["n"] = request.n;
   record["solutions"] = result.solutions;
@@ -155,7 +155,7 @@ std::string json_line(const count_request& request, const count_result& result,
   if (where.device == "all") record["subproblems_on_cpu"] = result.by_cpu;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
-  return record.dump() + "\n";
+  return record;
 }
 
 /// The GPUs the count runs on: --devices, else every one; none for --device cpu, or for auto
@@ -168,7 +168,7 @@ std::vector<int> choose_gpus(const count_request& request) {
 #if NQ_WITH_CUDA
   const int present = gpu::device_count();
   if (present == 0) {
-    if (needed) throw resource_error("no CUDA device available");
+    if (needed) throw device_error("no CUDA device available");
     return {};
   }
   if (request.devices.empty()) {
@@ -184,7 +184,7 @@ std::vector<int> choose_gpus(const count_request& request) {
   return request.devices;
 #else
   if (needed)
-    throw resource_error("no CUDA device available (this nqueens was built without CUDA)");
+    throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   return {};
 #endif
 }
@@ -201,24 +201,17 @@ std::string describe_gpus(const std::vector<std::string>& names) {
 }
 #endif
 
-}  // namespace
-
-int run_count(int argc, char** argv) {
-  const count_request request = parse_request(argc, argv);
-  output_target output(request.output);  // a bad path fails before the count starts
+/// Counts as `request` says, stopping early once `*stop` is raised.
+count_result count_as_asked(const count_request& request, const std::atomic<bool>* stop,
+                            bool& shown, count_device& where) {
   count_settings settings;
   settings.threads = request.threads;
   settings.checkpoint = request.checkpoint;
   settings.checkpoint_interval = request.checkpoint_interval;
   settings.simd = request.simd;
-  settings.stop = &interrupted;
-  bool shown = false;
+  settings.stop = stop;
   if (!request.quiet && stderr_is_terminal())
     settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
-  // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
-  // say so.
-  stop_on_signal(&interrupted);
-  count_device where;
   where.name = cpu_model_name();
   where.gpus = choose_gpus(request);
   const bool on_gpu = !where.gpus.empty();
@@ -248,6 +241,20 @@ int run_count(int argc, char** argv) {
 #if NQ_WITH_CUDA
   for (const auto& counter : counters) where.kernel_seconds += counter->kernel_seconds();
 #endif
+  return result;
+}
+
+}  // namespace
+
+int run_count(int argc, char** argv) {
+  const count_request request = parse_request(argc, argv);
+  output_target output(request.output);  // a bad path fails before the count starts
+  // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
+  // say so.
+  stop_on_signal(&interrupted);
+  bool shown = false;
+  count_device where;
+  const count_result result = count_as_asked(request, &interrupted, shown, where);
   remove_temp_files_on_signal();
   if (shown) std::fputs("\r\033[K", stderr);
   if (!result.complete) {
@@ -258,10 +265,10 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  if (!on_gpu && (request.device == "auto" || request.device == "all") && request.n >= 4 &&
+  if (where.gpus.empty() && (request.device == "auto" || request.device == "all") && request.n >= 4 &&
       !request.quiet)
     std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
-  output.sink().write(request.json ? json_line(request, result, where)
+  output.sink().write(request.json ? json_record(request, result, where).dump() + "\n"
                                    : text_line(request, result, where));
   output.commit();
   if (result.solutions == 0) {
@@ -269,6 +276,16 @@ int run_count(int argc, char** argv) {
     return exit_unsolved;
   }
   return exit_ok;
+}
+
+nlohmann::ordered_json count_record(int argc, char** argv, const std::atomic<bool>* stop) {
+  const count_request request = parse_request(argc, argv);
+  bool shown = false;
+  count_device where;
+  const count_result result = count_as_asked(request, stop, shown, where);
+  nlohmann::ordered_json record = json_record(request, result, where);
+  record["complete"] = result.complete;
+  return record;
 }
 
 }  // namespace nq::cli

@@ -11,7 +11,19 @@
 
 namespace nq::cli {
 
-int run_solutions(int argc, char** argv) {
+namespace {
+
+/// What `nqueens solutions` was asked for.
+struct solutions_request {
+  index_t n = 0;
+  std::uint64_t limit = 0;  // 0: every solution
+  std::string format;
+  search_limits limits;
+  std::string output;
+  bool quiet = false;
+};
+
+solutions_request parse_request(int argc, char** argv) {
   cxxopts::Options options(
       "nqueens solutions",
       "Print every solution for n queens in lexicographic order, one per line: positions "
@@ -32,22 +44,34 @@ int run_solutions(int argc, char** argv) {
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
-  const index_t n = parse_board_size(args["queens"].as<std::string>());
-  if (n > max_systematic_n)
-    throw usage_error("-n " + std::to_string(n) + " is above the enumeration limit of " +
+  solutions_request request;
+  request.n = parse_board_size(args["queens"].as<std::string>());
+  if (request.n > max_systematic_n)
+    throw usage_error("-n " + std::to_string(request.n) + " is above the enumeration limit of " +
                       std::to_string(max_systematic_n));
-  std::uint64_t limit = 0;
-  if (args.count("limit")) limit = parse_positive("--limit", args["limit"].as<std::string>());
-  const std::string format = args["format"].as<std::string>();
-  if (format != "positions" && format != "json")
-    throw usage_error("unknown format '" + format + "' (expected positions or json)");
-  search_limits limits;
+  if (args.count("limit"))
+    request.limit = parse_positive("--limit", args["limit"].as<std::string>());
+  request.format = args["format"].as<std::string>();
+  if (request.format != "positions" && request.format != "json")
+    throw usage_error("unknown format '" + request.format + "' (expected positions or json)");
   if (args.count("time-limit"))
-    limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
-  output_target output(args.count("output") ? args["output"].as<std::string>() : "");
+    request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.quiet = args.count("quiet") > 0;
+  return request;
+}
+
+}  // namespace
+
+int run_solutions(int argc, char** argv) {
+  const solutions_request request = parse_request(argc, argv);
+  const index_t n = request.n;
+  const std::uint64_t limit = request.limit;
+  const std::string& format = request.format;
+  output_target output(request.output);
   byte_sink& out = output.sink();
   std::uint64_t printed = 0;
-  const bool show_progress = !args.count("quiet") && stderr_is_terminal();
+  const bool show_progress = !request.quiet && stderr_is_terminal();
   bool shown = false;
   double last_shown = 0;
   const auto progress = [&](const solve_progress& p) {
@@ -76,7 +100,7 @@ int run_solutions(int argc, char** argv) {
         }
         return limit == 0 || printed < limit;
       },
-      limits, show_progress ? progress_fn(progress) : progress_fn{}, stopped);
+      request.limits, show_progress ? progress_fn(progress) : progress_fn{}, stopped);
   if (shown) std::fputs("\r\033[K", stderr);
   output.commit();
   if (stopped) {
@@ -90,6 +114,23 @@ int run_solutions(int argc, char** argv) {
     return exit_unsolved;
   }
   return exit_ok;
+}
+
+std::uint64_t visit_solutions(int argc, char** argv,
+                              const std::function<bool(std::span<const row_t>)>& visit,
+                              const std::atomic<bool>* stop) {
+  solutions_request request = parse_request(argc, argv);
+  request.limits.stop = stop;
+  std::uint64_t visited = 0;
+  bool stopped = false;
+  for_each_solution(
+      request.n,
+      [&](std::span<const row_t> rows) {
+        ++visited;
+        return visit(rows) && (request.limit == 0 || visited < request.limit);
+      },
+      request.limits, {}, stopped);
+  return visited;
 }
 
 }  // namespace nq::cli

@@ -86,6 +86,13 @@ solve_format parse_solve_format(const std::string& name, index_t n) {
                     "' (expected summary, grid, matrix, positions or json)");
 }
 
+/// --trace (or the Python module's trace=True) for an algorithm without a trace.
+usage_error no_trace(const solve_request& request) {
+  return usage_error("--trace is available for the local-search algorithms (not " +
+                     request.algorithm +
+                     (request.local ? " --variant permutation" : std::string()) + ")");
+}
+
 solve_request parse_request(int argc, char** argv) {
   cxxopts::Options options("nqueens solve",
                            "Place n queens on an n x n board so that no two attack.");
@@ -181,10 +188,7 @@ solve_request parse_request(int argc, char** argv) {
     if (!request.chains) request.chains = 1;
   }
   if (args.count("trace")) {
-    if (!is_chain(request))
-      throw usage_error("--trace is available for the local-search algorithms (not " +
-                        request.algorithm +
-                        (request.local ? " --variant permutation" : std::string()) + ")");
+    if (!is_chain(request)) throw no_trace(request);
     request.trace = args["trace"].as<std::string>();
   }
   return request;
@@ -242,11 +246,13 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
     if (request.shell) {
       // The shell's board is where one chain starts; --chains and --chain start afresh.
       if (!request.chains && !request.chain) run.start = request.shell->start.data();
-      auto written = run.trace;
-      run.trace = [written, shell = request.shell](const trace_row& row) {
-        if (written) written(row);
-        if (shell->narrate) shell->narrate(row);
-      };
+      if (request.shell->narrate) {
+        auto written = run.trace;
+        run.trace = [written, narrate = request.shell->narrate](const trace_row& row) {
+          if (written) written(row);
+          narrate(row);
+        };
+      }
     }
     return solve_local(request.n, request.local_settings, run);
   }
@@ -464,6 +470,10 @@ void report_failure(const solve_request& request, const solve_result& result) {
 int solve_main(int argc, char** argv, shell_solve* shell) {
   solve_request request = parse_request(argc, argv);
   request.shell = shell;
+  if (shell) {
+    request.limits.stop = shell->stop;
+    if (shell->trace_wanted && !is_chain(request)) throw no_trace(request);
+  }
   const bool exists = solution_exists(request.n);
   const bool record =
       request.format == solve_format::json || request.format == solve_format::summary;
@@ -524,9 +534,11 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     write_result(output->sink(), request, result, report);
     output->commit();
   }
+  const bool solved = result.solved;
   if (shell) {
-    shell->result = result;
-    if (exists && !result.solved) shell->stop_reason = failure_reason(request, result);
+    shell->device = report.device;
+    if (exists && !solved) shell->stop_reason = failure_reason(request, result);
+    shell->result = std::move(result);  // the board is not copied: it may be 10^9 queens
   } else if (!exists) {
     std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
                  static_cast<unsigned long long>(request.n));
@@ -537,7 +549,7 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   } else if (!result.solved) {
     report_failure(request, result);
   }
-  return result.solved ? exit_ok : exit_unsolved;
+  return solved ? exit_ok : exit_unsolved;
 }
 
 }  // namespace

@@ -35,7 +35,9 @@ std::string describe(const verify_report& report) {
   return text + "\n";
 }
 
-std::string to_json(const verify_report& report) {
+}  // namespace
+
+nlohmann::ordered_json verify_record(const verify_report& report) {
   nlohmann::ordered_json record;
   record["n"] = report.n;
   record["valid"] = report.valid();
@@ -46,8 +48,12 @@ std::string to_json(const verify_report& report) {
   } else {
     record["first_clash"] = nullptr;
   }
-  return record.dump() + "\n";
+  return record;
 }
+
+namespace {
+
+std::string to_json(const verify_report& report) { return verify_record(report).dump() + "\n"; }
 
 /// The largest board verify reads: --memory-limit, or the memory available, at 9 bytes a queen.
 std::uint64_t max_verify_queens(const cxxopts::ParseResult& args) {

@@ -73,6 +73,7 @@ class cpu_backend final : public batch_backend {
         run.limits = job.limits;
         if (job.stop_after_first_solved) run.first_solved = &first_solved;
         for (;;) {
+          if (job.limits.stop && job.limits.stop->load(std::memory_order_relaxed)) break;
           const std::uint64_t begin = next.fetch_add(chunk_runs);
           if (begin >= job.count) break;
           const std::uint64_t end = std::min(job.count, begin + chunk_runs);
@@ -189,6 +190,7 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
                               : settings.on_records ? record_slice
                                                     : settings.runs;
   for (std::uint64_t first = 0; first < settings.runs; first += slice) {
+    if (settings.limits.stop && settings.limits.stop->load()) break;  // the caller discards it
     batch_job job{n,
                   algorithm,
                   settings.seed,

@@ -1,0 +1,310 @@
+// The nqueens Python module: the CLI's commands as functions. Each builds the command line the
+// CLI would parse, so options, checks and messages are the CLI's; results come back as numpy
+// arrays (the solver's own board, not a copy) and dicts with the CLI's JSON fields.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "nqueens/algorithms.hpp"
+#include "nqueens/error.hpp"
+#include "nqueens/verify.hpp"
+#include "python/arguments.hpp"
+#include "python/interruptible.hpp"
+#include "python/solutions.hpp"
+
+namespace py = pybind11;
+
+namespace nq::python {
+namespace {
+
+/// One row of a trace, as the numpy structured array holds it.
+struct trace_record {
+  std::uint64_t step;
+  std::uint64_t restarts;
+  std::uint64_t cost;
+  double temperature;   // sa: T; hc-anneal-p: p; else -1
+  double best_fitness;  // beam, ga; else -1
+  double mean_fitness;  // beam, ga; else -1
+};
+
+/// A numpy array that owns `values` (moved, not copied) for as long as Python holds it.
+template <class T>
+py::array_t<T> owning_array(std::vector<T>&& values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), free_when_done);
+}
+
+/// What solve returns.
+struct solve_outcome {
+  py::array_t<row_t> rows;
+  bool solved = false;
+  py::object conflicts;  // None for a placement stopped with queens unplaced
+  index_t unplaced = 0;
+  std::uint64_t steps = 0;
+  std::uint64_t restarts = 0;
+  double seconds = 0.0;
+  std::string device;
+  py::object trace;  // None unless asked for
+  std::string stop_reason;
+};
+
+/// A JSON value as the Python object json.loads gives.
+py::object to_python(const nlohmann::ordered_json& value) {
+  return py::module_::import("json").attr("loads")(value.dump());
+}
+
+/// The device option: "auto" leaves the command's default, except that parallel (which runs
+/// on the CPU unless told) takes auto as the CLI does.
+void add_device(command_line& line, const std::string& device, const std::string& algo) {
+  if (device != "auto" || algo == "parallel") line.option("device", device);
+}
+
+solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsigned threads,
+                    const std::string& device, py::handle max_steps, py::handle time_limit,
+                    bool trace, const py::kwargs& settings) {
+  command_line line("solve");
+  line.option("queens", n);
+  line.option("algo", algo);
+  line.option("seed", seed);
+  if (threads) line.option("threads", std::to_string(threads));
+  add_device(line, device, algo);
+  if (!max_steps.is_none()) line.option("max-steps", max_steps);
+  if (!time_limit.is_none()) line.option("time-limit", time_limit);
+  line.flag("quiet");
+  line.settings(settings,
+                {"queens", "algo", "seed", "threads", "device", "max-steps", "time-limit", "format",
+                 "output", "quiet", "help", "trace"},
+                "solve");
+  std::vector<trace_record> rows;
+  auto run = run_interruptible<cli::shell_solve>([&](const std::atomic<bool>* stop) {
+    cli::shell_solve hooks;
+    hooks.stop = stop;
+    hooks.trace_wanted = trace;
+    if (trace)
+      hooks.narrate = [&rows](const trace_row& r) {
+        rows.push_back({r.step, r.restarts, r.cost, r.temperature, r.best_fitness, r.mean_fitness});
+      };
+    auto argv = line.argv();
+    cli::run_solve_in_shell(static_cast<int>(argv.size()), argv.data(), hooks);
+    return hooks;
+  });
+  solve_outcome out;
+  solve_result& result = run.result;
+  out.solved = result.solved;
+  out.unplaced = result.unplaced;
+  out.conflicts = algo == "parallel" && !result.solved ? py::object(py::none())
+                                                       : py::object(py::int_(result.conflicts));
+  out.steps = result.steps;
+  out.restarts = result.restarts;
+  out.seconds = result.seconds;
+  out.device = run.device;
+  out.stop_reason = run.stop_reason;
+  out.rows = owning_array(std::move(result.queen_row));
+  out.trace = trace ? py::object(owning_array(std::move(rows))) : py::none();
+  return out;
+}
+
+/// rows as a board: zero-copy when they are already C-contiguous uint32, else converted.
+py::object verify(py::handle rows_like) {
+  const py::array given = py::module_::import("numpy").attr("asarray")(rows_like);
+  if (given.ndim() != 1) throw py::value_error("rows must be one-dimensional (a row per column)");
+  const char kind = given.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("rows must hold integers, not " + std::string(py::str(given.dtype())));
+  py::array_t<row_t, py::array::c_style> rows;
+  if (kind == 'i' || given.itemsize() > 4) {
+    // Checked as signed 64-bit values first, so -1 or 2^32 is not wrapped into a valid row.
+    auto wide = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+    const auto view = wide.unchecked<1>();
+    for (py::ssize_t col = 0; col < view.shape(0); ++col)
+      if (view(col) < 0 || view(col) >= view.shape(0))
+        throw py::value_error("column " + std::to_string(col) + " has row " +
+                              std::to_string(view(col)) + ", outside 0.." +
+                              std::to_string(view.shape(0) - 1) + " (rows are 0-based)");
+    rows = py::array_t<row_t, py::array::c_style | py::array::forcecast>::ensure(wide);
+  } else {
+    rows = py::array_t<row_t, py::array::c_style | py::array::forcecast>::ensure(given);
+  }
+  const std::span<const row_t> board(rows.data(), static_cast<std::size_t>(rows.size()));
+  if (board.empty()) throw py::value_error("empty input: no board to read");
+  for (std::size_t col = 0; col < board.size(); ++col)
+    if (board[col] >= board.size())
+      throw py::value_error("column " + std::to_string(col) + " has row " +
+                            std::to_string(board[col]) + ", outside 0.." +
+                            std::to_string(board.size() - 1) + " (rows are 0-based)");
+  const verify_report report = run_interruptible<verify_report>(
+      [&](const std::atomic<bool>*) { return verify_board(board); });
+  return to_python(cli::verify_record(report));
+}
+
+py::object count(py::handle n, bool unique, unsigned threads, const std::string& device,
+                 py::handle checkpoint) {
+  command_line line("count");
+  line.option("queens", n);
+  if (unique) line.flag("unique");
+  if (threads) line.option("threads", std::to_string(threads));
+  line.option("device", device);
+  if (!checkpoint.is_none()) line.option("checkpoint", py::str(checkpoint).cast<std::string>());
+  line.flag("quiet");
+  const auto record = run_interruptible<nlohmann::ordered_json>([&](const std::atomic<bool>* stop) {
+    auto argv = line.argv();
+    return cli::count_record(static_cast<int>(argv.size()), argv.data(), stop);
+  });
+  return to_python(record);
+}
+
+/// batch and sweep: `nqueens batch -f json` with these options.
+py::object batch_json(command_line& line, const py::kwargs& settings, const char* function) {
+  line.flag("quiet");
+  line.settings(settings,
+                {"queens", "algo", "runs", "seed", "device", "sweep", "runs-csv", "format",
+                 "output", "quiet", "help"},
+                function);
+  const auto records =
+      run_interruptible<nlohmann::ordered_json>([&](const std::atomic<bool>* stop) {
+        auto argv = line.argv();
+        return cli::batch_records(static_cast<int>(argv.size()), argv.data(), stop);
+      });
+  return to_python(records);
+}
+
+py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
+                 const std::string& device, const py::kwargs& settings) {
+  command_line line("batch");
+  line.option("queens", n);
+  line.option("algo", algo);
+  line.option("runs", runs);
+  line.option("seed", seed);
+  line.option("device", device);
+  return batch_json(line, settings, "batch");
+}
+
+/// The grid as --sweep writes it: "p=0.05:0.3:0.05,q=1:4", or a dict of name: value, name:
+/// "first:last[:step]" or name: (first, last[, step]).
+std::string sweep_spec(py::handle grid) {
+  if (py::isinstance<py::str>(grid)) return grid.cast<std::string>();
+  if (!py::isinstance<py::dict>(grid))
+    throw py::type_error("grid must be a string (p=0.05:0.3:0.05,q=1:4) or a dict");
+  std::string spec;
+  for (const auto& [key, value] : grid.cast<py::dict>()) {
+    std::string name = key.cast<std::string>();
+    std::replace(name.begin(), name.end(), '_', '-');
+    std::string values;
+    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+      for (const auto& part : value.cast<py::sequence>()) {
+        if (!values.empty()) values += ':';
+        values += command_line::text(name, part);
+      }
+    } else {
+      values = command_line::text(name, value);
+    }
+    if (!spec.empty()) spec += ',';
+    spec += name + "=" + values;
+  }
+  return spec;
+}
+
+py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
+                 py::handle seed, const std::string& device, const py::kwargs& settings) {
+  command_line line("batch");
+  line.option("queens", n);
+  line.option("algo", algo);
+  line.option("runs", runs);
+  line.option("seed", seed);
+  line.option("device", device);
+  line.option("sweep", sweep_spec(grid));
+  return batch_json(line, settings, "sweep");
+}
+
+py::list list_algorithms() {
+  py::list out;
+  for (const auto& a : algorithms()) {
+    py::dict entry;
+    entry["name"] = std::string(a.name);
+    entry["summary"] = std::string(a.summary);
+    entry["steps"] = std::string(a.steps);
+    out.append(entry);
+  }
+  return out;
+}
+
+std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
+  command_line line("solutions");
+  line.option("queens", n);
+  if (!limit.is_none()) line.option("limit", limit);
+  line.flag("quiet");
+  return std::make_unique<solution_stream>(std::move(line));
+}
+
+}  // namespace
+}  // namespace nq::python
+
+PYBIND11_MODULE(nqueens, m) {
+  using namespace nq::python;
+  using py::arg;
+  m.doc() = "N-Queens solvers, counters and statistics: the nqueens command's work as functions";
+  PYBIND11_NUMPY_DTYPE(trace_record, step, restarts, cost, temperature, best_fitness, mean_fitness);
+
+  // The CLI's exit codes 2 and 3, as Python exceptions. Registered before DeviceError, whose
+  // translator (registered later) is tried first.
+  py::register_exception_translator([](std::exception_ptr failure) {
+    try {
+      if (failure) std::rethrow_exception(failure);
+    } catch (const nq::usage_error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const nq::resource_error& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const nq::cli::help_requested& help) {
+      PyErr_SetString(PyExc_ValueError, help.text.c_str());
+    }
+  });
+  py::register_exception<nq::device_error>(m, "DeviceError", PyExc_RuntimeError);
+
+  py::class_<solve_outcome>(m, "SolveResult", "What solve() found: the board and how.")
+      .def_readonly("rows", &solve_outcome::rows, "the row of each column's queen (uint32)")
+      .def_readonly("solved", &solve_outcome::solved)
+      .def_readonly("conflicts", &solve_outcome::conflicts, "attacking pairs left")
+      .def_readonly("unplaced", &solve_outcome::unplaced, "parallel: queens a stop left out")
+      .def_readonly("steps", &solve_outcome::steps)
+      .def_readonly("restarts", &solve_outcome::restarts)
+      .def_readonly("seconds", &solve_outcome::seconds)
+      .def_readonly("device", &solve_outcome::device, "cpu or gpu")
+      .def_readonly("trace", &solve_outcome::trace, "with trace=True: a row per step")
+      .def_readonly("stop_reason", &solve_outcome::stop_reason, "why an unsolved run stopped")
+      .def("__repr__", [](const solve_outcome& r) {
+        return "<nqueens.SolveResult n=" + std::to_string(r.rows.size()) +
+               (r.solved ? " solved" : " unsolved") + " steps=" + std::to_string(r.steps) +
+               " device=" + r.device + ">";
+      });
+
+  m.def("solve", &solve, arg("n"), arg("algo") = "min-conflicts", arg("seed") = 1,
+        arg("threads") = 0, arg("device") = "auto", arg("max_steps") = py::none(),
+        arg("time_limit") = py::none(), arg("trace") = false,
+        "Solve one board, as `nqueens solve`; settings are the algorithm's options by name "
+        "(sideways=, p=, q=, t0=, cooling=, population=, ...).");
+  m.def("verify", &verify, arg("rows"),
+        "Attacking pairs and the first clash of a board (0-based rows), as `nqueens verify "
+        "--json`.");
+  m.def("count", &count, arg("n"), arg("unique") = true, arg("threads") = 0, arg("device") = "auto",
+        arg("checkpoint") = py::none(),
+        "Count every solution (and the fundamental ones), as `nqueens count -f json`.");
+  m.def("batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
+        arg("device") = "auto",
+        "Many independent runs and their statistics: the record of `nqueens batch -f json`.");
+  m.def("sweep", &sweep, arg("n"), arg("algo"), arg("runs"), arg("grid"), arg("seed") = 1,
+        arg("device") = "auto",
+        "A batch per grid point (grid as --sweep, or a dict name: value or (first, last, "
+        "step)): a list of batch records.");
+  m.def("solutions", &solutions, arg("n"), arg("limit") = py::none(),
+        "Every solution (or the first `limit`) in lexicographic order, lazily, as uint32 arrays.");
+  m.def("algorithms", &list_algorithms, "The algorithms solve() takes, as `nqueens algorithms`.");
+  bind_solution_stream(m);
+}

@@ -1,0 +1,34 @@
+"""batch() and sweep(): the CLI's JSON records, field for field (timings aside)."""
+import pytest
+
+import nqueens
+from conftest import cli_json, untimed
+
+
+@pytest.mark.parametrize("n,algo,settings,options", [
+    (8, "hc", {}, []),
+    (8, "sa", {"cooling": 0.9, "accept_equal": True}, ["--cooling", "0.9", "--accept-equal"]),
+    (10, "hc-memory", {"q": 3, "max_steps": 300}, ["--q", "3", "--max-steps", "300"]),
+    (8, "ga", {"preset": "report", "generations": 50}, ["--preset", "report",
+                                                        "--generations", "50"]),
+])
+def test_batch_matches_cli(n, algo, settings, options):
+    record = nqueens.batch(n, algo, runs=300, seed=5, device="cpu", **settings)
+    cli = cli_json("batch", "-n", n, "--algo", algo, "--runs", 300, "--seed", 5, "--device", "cpu",
+                   *options, "-f", "json", "-q")
+    assert untimed(record) == untimed(cli)
+    assert record.keys() == cli.keys()
+
+
+def test_sweep_matches_cli():
+    grid = {"p": (0.1, 0.3, 0.1), "q": (1, 2)}
+    rows = nqueens.sweep(8, "hc-random-p", 200, grid, seed=3, device="cpu", max_steps=200)
+    cli = cli_json("batch", "-n", 8, "--algo", "hc-random-p", "--runs", 200, "--seed", 3,
+                   "--device", "cpu", "--max-steps", 200, "--sweep", "p=0.1:0.3:0.1,q=1:2",
+                   "-f", "json", "-q")
+    assert len(rows) == len(cli) == 6
+    assert [untimed(r) for r in rows] == [untimed(r) for r in cli]
+    # The same grid written as --sweep writes it.
+    text = nqueens.sweep(8, "hc-random-p", 200, "p=0.1:0.3:0.1,q=1:2", seed=3, device="cpu",
+                         max_steps=200)
+    assert [untimed(r) for r in text] == [untimed(r) for r in rows]

@@ -1,0 +1,75 @@
+"""Bad arguments: ValueError or TypeError with the CLI's own message; refusals of resources
+MemoryError or nqueens.DeviceError, as the CLI's exit 3."""
+import numpy as np
+import pytest
+
+import nqueens
+from conftest import cli_error, run_cli
+
+
+@pytest.mark.parametrize("call,cli", [
+    (lambda: nqueens.solve(0), ["solve", "-n", "0"]),
+    (lambda: nqueens.solve("lots"), ["solve", "-n", "lots"]),
+    (lambda: nqueens.solve(8, "nope"), ["solve", "-n", "8", "--algo", "nope"]),
+    (lambda: nqueens.solve(8, "hc", p=0.3), ["solve", "-n", "8", "--algo", "hc", "--p", "0.3"]),
+    (lambda: nqueens.solve(8, "sa", cooling=2), ["solve", "-n", "8", "--algo", "sa",
+                                                  "--cooling", "2"]),
+    (lambda: nqueens.solve(8, "sa", colling=0.9), ["solve", "-n", "8", "--algo", "sa",
+                                                    "--colling", "0.9"]),
+    (lambda: nqueens.solve(8, "backtrack", threads=2), ["solve", "-n", "8", "--algo",
+                                                        "backtrack", "--threads", "2"]),
+    (lambda: nqueens.solve(8, "min-conflicts", trace=True),
+     ["solve", "-n", "8", "--trace", "never-written.csv"]),
+    (lambda: nqueens.solve(8, "sa", max_steps=0), ["solve", "-n", "8", "--algo", "sa",
+                                                   "--max-steps", "0"]),
+    (lambda: nqueens.batch(8, "backtrack"), ["batch", "-n", "8", "--algo", "backtrack"]),
+    (lambda: nqueens.batch(8, "hc", runs=0), ["batch", "-n", "8", "--algo", "hc", "--runs", "0"]),
+    (lambda: nqueens.sweep(8, "hc-random-p", 10, "p=0.3:0.1"),
+     ["batch", "-n", "8", "--algo", "hc-random-p", "--runs", "10", "--sweep", "p=0.3:0.1"]),
+    (lambda: nqueens.count(33), ["count", "-n", "33"]),
+    (lambda: nqueens.count(8, device="tpu"), ["count", "-n", "8", "--device", "tpu"]),
+    (lambda: list(nqueens.solutions(5001)), ["solutions", "-n", "5001"]),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_value_errors_carry_the_cli_message(call, cli):
+    code, message = cli_error(*cli)
+    assert code == 2
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value) == message
+
+
+def test_type_errors():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'format'"):
+        nqueens.solve(8, format="json")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'output'"):
+        nqueens.batch(8, "hc", output="x")
+    with pytest.raises(TypeError, match="'cooling' takes a number or a string"):
+        nqueens.solve(8, "sa", cooling=[0.9])
+    with pytest.raises(TypeError, match="rows must hold integers"):
+        nqueens.verify(np.array([0.5, 1.5]))
+
+
+def test_batch_without_solutions():
+    with pytest.raises(ValueError, match="no solution exists for n=3; no runs made"):
+        nqueens.batch(3, "hc")
+
+
+def test_memory_refusal_is_memory_error():
+    code, message = cli_error("solve", "-n", "1e9", "--memory-limit", "1M")
+    assert code == 3
+    with pytest.raises(MemoryError) as raised:
+        nqueens.solve(10**9, memory_limit="1M")
+    assert str(raised.value) == message
+
+
+def test_no_gpu_is_device_error():
+    code, _, _ = run_cli("batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device", "gpu",
+                         "-f", "json")
+    if code == 0:
+        pytest.skip("a GPU is present")
+    _, message = cli_error("batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device", "gpu")
+    with pytest.raises(nqueens.DeviceError) as raised:
+        nqueens.batch(8, "hc", runs=10, device="gpu")
+    assert str(raised.value) == message
+    with pytest.raises(nqueens.DeviceError):
+        nqueens.count(10, device="gpu")
