@@ -85,9 +85,9 @@ std::vector<chain_outcome> run_population_runs(index_t n, const local_search_set
 /// @brief The shape `requested` resolves to for a launch of `runs` runs of ga or beam on n
 /// queens (block_per_run or whole_grid; run_population_runs launches at most
 /// 2 GiB / population_run_bytes runs at once when they do not fit in shared memory).
-population_shape resolved_population_shape(const local_search_settings& settings, index_t n,
-                                           std::uint64_t runs,
-                                           population_shape requested = population_shape::automatic);
+population_shape resolved_population_shape(
+    const local_search_settings& settings, index_t n, std::uint64_t runs,
+    population_shape requested = population_shape::automatic);
 
 /// @brief How the GPU batch backend runs.
 struct backend_options {

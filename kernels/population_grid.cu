@@ -161,8 +161,7 @@ struct grid_leaders {
   grid_run r;
   NQ_HD void operator()(const thread_id& id) const {
     grid_stride(id, r.groups, [&](std::uint64_t g) {
-      r.leaders[g] =
-          genetic::group_leader(r.cost, r.size, r.groups, static_cast<std::uint32_t>(g));
+      r.leaders[g] = genetic::group_leader(r.cost, r.size, r.groups, static_cast<std::uint32_t>(g));
     });
   }
 };
@@ -180,8 +179,8 @@ struct grid_select {
       genetic::select_parents(r.cost, r.size, r.settings, r.leaders, r.groups, pick, a, b);
       r.parents[2 * p] = a;
       r.parents[2 * p + 1] = b;
-      r.equal[p] = genetic::same_genes(pop + std::uint64_t{a} * r.n, pop + std::uint64_t{b} * r.n,
-                                       r.n);
+      r.equal[p] =
+          genetic::same_genes(pop + std::uint64_t{a} * r.n, pop + std::uint64_t{b} * r.n, r.n);
     });
   }
 };
@@ -324,10 +323,9 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
   const std::uint32_t groups = genetic::leader_groups(n, size);
   const std::size_t score_bytes = score_lines(n) * sizeof(std::uint32_t);
   const bool score_shared = score_bytes <= population_shared_budget;
-  const unsigned score_blocks =
-      size < (score_shared ? most_score_blocks : most_global_score_blocks)
-          ? size
-          : (score_shared ? most_score_blocks : most_global_score_blocks);
+  const unsigned score_blocks = size < (score_shared ? most_score_blocks : most_global_score_blocks)
+                                    ? size
+                                    : (score_shared ? most_score_blocks : most_global_score_blocks);
   grid_buffers memory(n, g, size, pairs, groups, elite,
                       score_shared ? 0 : std::uint64_t{score_blocks} * score_lines(n));
   grid_run r{n,

@@ -150,15 +150,48 @@ TEST_F(GpuPopulationGridControl, TheAutomaticShapeFollowsTheRule) {
             population_shape::block_per_run);
   EXPECT_EQ(gpu::resolved_population_shape(ga(128, false), 8, 1), population_shape::block_per_run);
   EXPECT_EQ(gpu::resolved_population_shape(ga(0, false), 8, 1), population_shape::block_per_run);
-  EXPECT_EQ(gpu::resolved_population_shape(ga(4096, false), 1000, 1,
-                                           population_shape::block_per_run),
-            population_shape::block_per_run);
+  EXPECT_EQ(
+      gpu::resolved_population_shape(ga(4096, false), 1000, 1, population_shape::block_per_run),
+      population_shape::block_per_run);
   EXPECT_EQ(gpu::resolved_population_shape(ga(16, false), 8, 1, population_shape::whole_grid),
             population_shape::whole_grid);
   local_search_settings beam;
   beam.algorithm = A::beam;
   beam.beam.width = 64;
   EXPECT_EQ(gpu::resolved_population_shape(beam, 200, 1), population_shape::block_per_run);
+}
+
+// The GPU backend says which shape a batch's ga or beam runs take (batch's JSON "layout").
+TEST_F(GpuPopulationGridControl, TheBackendNamesItsLayout) {
+  const auto backend = gpu::make_gpu_backend();
+  EXPECT_EQ(backend->layout(ga(4096, false), 1000, 1), "whole_grid");
+  EXPECT_EQ(backend->layout(ga(128, false), 8, 100000), "block_per_run");
+  local_search_settings hc;
+  hc.algorithm = A::hc;
+  EXPECT_EQ(backend->layout(hc, 8, 100), "");
+}
+
+// The case on a device, n = 1000 with a population of 4096 for a few generations
+// (bench/gpu_check.sh runs it by name); scaled down in the host execution.
+TEST_F(GpuPopulationGridControl, MatchesTheCpuAtScale) {
+  const index_t n = device_or_host(1000, 200);
+  const auto settings = ga(device_or_host(4096, 64), false);
+  const std::uint64_t max_steps = device_or_host(5, 2);
+  ASSERT_EQ(gpu::resolved_population_shape(settings, n, 1), population_shape::whole_grid);
+  std::vector<row_t> board;
+  std::vector<trace_row> gpu_trace, cpu_trace;
+  const auto got =
+      gpu::run_population_runs(n, settings, 12, 0, 1, {.max_steps = max_steps}, &board, &gpu_trace);
+  local_workspace cpu(n, settings);
+  const chain_outcome expected = cpu_run(cpu, 12, 0, max_steps, &cpu_trace);
+  EXPECT_EQ(got[0].cost, expected.cost);
+  EXPECT_EQ(got[0].steps, expected.steps);
+  EXPECT_EQ(board, std::vector<row_t>(cpu.board(), cpu.board() + n));
+  ASSERT_EQ(gpu_trace.size(), cpu_trace.size());
+  for (std::size_t g = 0; g < cpu_trace.size(); ++g) {
+    EXPECT_EQ(gpu_trace[g].cost, cpu_trace[g].cost) << "generation " << g;
+    EXPECT_EQ(gpu_trace[g].mean_fitness, cpu_trace[g].mean_fitness) << "generation " << g;
+  }
 }
 
 // The automatic shape gives the records the forced shapes give: n = 100 with a population of
@@ -228,7 +261,8 @@ TEST_F(GpuPopulationGridControl, ATimeLimitStopsTheRun) {
   settings.genetic.crossover = 0.0;
   settings.genetic.mutation = 0.0;  // no new genes: a long unsolved run on n = 40
   settings.genetic.equal_parent_mutation = 0.0;
-  const auto runs = whole_grid(40, settings, 2, 0, 1, 1'000'000'000, nullptr, nullptr, nullptr, 0.05);
+  const auto runs =
+      whole_grid(40, settings, 2, 0, 1, 1'000'000'000, nullptr, nullptr, nullptr, 0.05);
   EXPECT_TRUE(runs[0].stopped);
   EXPECT_FALSE(runs[0].solved);
   EXPECT_GT(runs[0].steps, 0u);
