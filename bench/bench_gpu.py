@@ -6,7 +6,9 @@ case times a single block-per-chain run at N = 1024 to get the time of one full-
 step, and single ga runs (n = 1000, population 4096; n = 100, population 200) are timed per
 generation on the GPU and on one CPU thread. Needs a CUDA build and a GPU.
 
-Usage: bench/bench_gpu.py [--binary build/nqueens] [--repeats 3] [--output FILE]
+Usage: bench/bench_gpu.py [--binary build/nqueens] [--repeats 3] [--output FILE] [--cpu-only]
+--cpu-only times the single runs on one CPU thread alone (no GPU needed): the CPU figures to
+set beside the GPU's.
 """
 
 import argparse
@@ -66,13 +68,51 @@ def median_batch(binary, algorithm, n, runs, device, extra, repeats):
     return results[len(results) // 2], command
 
 
+def single_runs(args, machine, devices):
+    """The single population runs, timed per generation (CPU: one thread)."""
+    records = []
+    for algorithm, n, extra, target_rate, target_seconds in SINGLE_RUNS:
+        for device in devices:
+            threads = ["--threads", "1"] if device == "cpu" else []
+            one, command = median_batch(args.binary, algorithm, n, 1, device, extra + threads,
+                                        args.repeats)
+            generations = max(1.0, total_steps(one))
+            seconds = one["kernel_seconds"] if device == "gpu" else one["seconds"]
+            record = {
+                "workload": "generations", "device": device, "device_name": one["device_name"],
+                "n": n, "algorithm": algorithm, "generations": generations,
+                "solved": one["solved"], "seconds": seconds,
+                "layout": one.get("layout"),
+                "generations_per_second": generations / seconds if seconds else None,
+                "command": repo_relative(" ".join(command)),
+                **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
+            }
+            if device == "gpu":
+                record["target_generations_per_second"] = target_rate
+                record["target_seconds"] = target_seconds
+                record["meets_target"] = (
+                    (target_rate is None or (record["generations_per_second"] or 0) >= target_rate)
+                    and (target_seconds is None or seconds <= target_seconds))
+            records.append(record)
+            print(f"{algorithm:>12} n={n:<5} {device}: {generations:.0f} generations in "
+                  f"{seconds:.4g} s ({'solved' if one['solved'] else 'unsolved'})", flush=True)
+    return records
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=str(ROOT / "build" / "nqueens"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--output", help="JSON lines file (default bench/results/<date>-<gpu>.jsonl)")
+    parser.add_argument("--cpu-only", action="store_true",
+                        help="only the single runs, on one CPU thread (no GPU needed)")
     args = parser.parse_args()
     machine = machine_record(args.binary)
+    if args.cpu_only:
+        records = single_runs(args, machine, ("cpu",))
+        output = pathlib.Path(args.output or ROOT / "bench" / "results" / f"{machine['date']}-cpu.jsonl")
+        append_records(output, records)
+        return 0
     if "0 devices visible" in machine["version"] or "without CUDA" in machine["version"]:
         sys.exit("bench_gpu: needs a CUDA build of nqueens on a machine with a GPU")
     records, cpu_rate = [], {}
@@ -91,6 +131,7 @@ def main():
                 "success_rate": result["success_rate"],
                 "seconds": result["seconds"],
                 "kernel_seconds": result.get("kernel_seconds"),
+                "layout": result.get("layout"),
                 "threads": result["threads"],
                 "repeats": args.repeats,
                 "command": repo_relative(" ".join(command)),
@@ -120,30 +161,7 @@ def main():
         **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
     })
     print(f"one step at n=1024: {step_seconds * 1e6:.1f} us (target {TARGET_STEP_SECONDS * 1e6:.0f} us)")
-    for algorithm, n, extra, target_rate, target_seconds in SINGLE_RUNS:
-        for device in ("cpu", "gpu"):
-            threads = ["--threads", "1"] if device == "cpu" else []
-            one, command = median_batch(args.binary, algorithm, n, 1, device, extra + threads,
-                                        args.repeats)
-            generations = max(1.0, total_steps(one))
-            seconds = one["kernel_seconds"] if device == "gpu" else one["seconds"]
-            record = {
-                "workload": "generations", "device": device, "device_name": one["device_name"],
-                "n": n, "algorithm": algorithm, "generations": generations,
-                "solved": one["solved"], "seconds": seconds,
-                "generations_per_second": generations / seconds if seconds else None,
-                "command": repo_relative(" ".join(command)),
-                **{k: v for k, v in machine.items() if k not in ("device", "device_name")},
-            }
-            if device == "gpu":
-                record["target_generations_per_second"] = target_rate
-                record["target_seconds"] = target_seconds
-                record["meets_target"] = (
-                    (target_rate is None or (record["generations_per_second"] or 0) >= target_rate)
-                    and (target_seconds is None or seconds <= target_seconds))
-            records.append(record)
-            print(f"{algorithm:>12} n={n:<5} {device}: {generations:.0f} generations in "
-                  f"{seconds:.4g} s ({'solved' if one['solved'] else 'unsolved'})", flush=True)
+    records += single_runs(args, machine, ("cpu", "gpu"))
     slug = re.sub(r"[^a-z0-9]+", "-", single["device_name"].lower()).strip("-")
     output = pathlib.Path(args.output or ROOT / "bench" / "results" / f"{machine['date']}-{slug}.jsonl")
     append_records(output, records)

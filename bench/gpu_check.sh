@@ -6,6 +6,7 @@
 # fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
 # at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
 # sanitizer.txt, bench.txt (the drivers' output), gpu.jsonl, count-gpu.jsonl and summary.txt.
+# ga-whole-grid: issue 16's shape 2 against the CPU at n = 1000, population 4096.
 # The count steps: n = 18, 20, 21 timed, then a SIGINT 3 s into n = 21 (out within 1 s, the
 # resume exact); then --device all (the GPUs and the CPU) timed at 18 and 20, stopped at 21 and
 # resumed on the GPUs, and --devices (bench/count_devices.sh).
@@ -43,7 +44,7 @@ cuda=${NQ_CUDA_ROOT:-/usr/local/cuda}
 min_step=20  # seconds: a step with less than this left before the deadline is skipped
 # Time caps in seconds. Typical times are far lower; the deadline bounds the sum.
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=150
-cap_stop=120 cap_devices=120
+cap_stop=120 cap_devices=120 cap_grid=60
 cap_bench_placement=90
 declare -A cap_sanitizer=([memcheck]=150 [racecheck]=90 [synccheck]=60)
 
@@ -217,6 +218,13 @@ if needs host-kernel-tests ctest-gpu.txt "$build_dir/tests/host_kernel_test"; th
     -R '^host\.' --output-on-failure -j"$(nproc)" --timeout 300 --no-tests=error
 fi
 
+# Issue 16, shape 2: one ga run over the whole grid at n = 1000, population 4096, equal to the
+# CPU's for a few generations (record, board and trace), then the whole-grid tests.
+if needs ga-whole-grid ctest-gpu.txt "$gpu_test"; then
+  step ga-whole-grid "$cap_grid" ctest-gpu.txt "$gpu_test" \
+    '--gtest_filter=*GpuPopulationGrid*'
+fi
+
 # 4. compute-sanitizer: memcheck without the slow statistics, OEIS and population comparison
 # tests; racecheck and synccheck on the block-collective kernels (chains, ga and beam).
 sanitizer=$cuda/bin/compute-sanitizer
@@ -228,10 +236,12 @@ for tool in memcheck racecheck synccheck; do
   fi
   filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
   filter+=':GpuFrameCount.CountsAnySubset*:Searches/GpuPopulation.Traces*:GpuPopulationControl.*'
+  filter+=':Searches/GpuPopulationGrid.Traces*'
   if [[ $tool == memcheck ]]; then
     filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
     filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
     filter+=':GpuDevices.OneTwoOrThree*'
+    filter+=':*GpuPopulationGrid*.MatchesTheCpu*'
   fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"

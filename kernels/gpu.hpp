@@ -42,11 +42,21 @@ inline constexpr index_t max_thread_chain_n = 32;
 /// (16-bit line counts; first-choice stays at max_thread_chain_n).
 inline constexpr index_t max_global_chain_n = small_climber_n;
 
-/// @brief How run_thread_chains runs its chains.
+/// @brief How a ga or beam run is laid out on the GPU (the records are the same either way).
+enum class population_shape : std::uint8_t {
+  /// whole_grid for ga when a run's workspace exceeds the 160 KiB of shared memory a block
+  /// takes and a launch holds fewer than 128 runs; else block_per_run.
+  automatic,
+  block_per_run,  ///< one block per run, the population in shared memory where it fits
+  whole_grid,     ///< one run at a time, the whole grid on its population (ga; beam: as block)
+};
+
+/// @brief How run_thread_chains and run_population_runs run their chains.
 struct chain_options {
   std::uint64_t max_steps = 0;        ///< per run; 0 means the algorithm's default
   double time_limit = 0.0;            ///< seconds per run, measured on the device; 0: none
   std::uint64_t runs_per_launch = 0;  ///< 0: as many as fit; tests ask for fewer
+  population_shape shape = population_shape::automatic;  ///< ga and beam only
 };
 
 /// @brief Runs chains of a single-chain local search (hc ... min-conflicts --variant column),
@@ -76,6 +86,13 @@ std::vector<chain_outcome> run_population_runs(index_t n, const local_search_set
                                                std::vector<row_t>* boards = nullptr,
                                                std::vector<trace_row>* trace = nullptr,
                                                const std::atomic<bool>* stop = nullptr);
+
+/// @brief The shape `requested` resolves to for a launch of `runs` runs of ga or beam on n
+/// queens (block_per_run or whole_grid; run_population_runs launches at most
+/// 2 GiB / population_run_bytes runs at once when they do not fit in shared memory).
+population_shape resolved_population_shape(
+    const local_search_settings& settings, index_t n, std::uint64_t runs,
+    population_shape requested = population_shape::automatic);
 
 /// @brief How the GPU batch backend runs.
 struct backend_options {

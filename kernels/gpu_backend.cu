@@ -56,6 +56,17 @@ class gpu_backend final : public batch_backend {
 
   double kernel_seconds() const override { return kernel_seconds_; }
 
+  std::string layout(const local_search_settings& algorithm, index_t n,
+                     std::uint64_t runs) const override {
+    if (!has_population_run(algorithm, n)) return {};
+    const std::uint64_t per_launch =
+        std::min({slice_runs_, runs, max_population_runs_per_launch(algorithm, n)});
+    return gpu::resolved_population_shape(algorithm, n, per_launch) ==
+                   gpu::population_shape::whole_grid
+               ? "whole_grid"
+               : "block_per_run";
+  }
+
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
            const std::function<void(std::uint64_t)>& progress) override {
     kernel_seconds_ = 0.0;

@@ -19,7 +19,6 @@ namespace nq::cuda {
 namespace {
 
 constexpr unsigned population_threads = 128;
-constexpr std::size_t shared_budget = 160 * 1024;  // fits an A100's opt-in as well
 constexpr std::uint64_t scratch_budget = std::uint64_t{2} << 30;
 constexpr std::uint64_t most_runs = std::uint64_t{1} << 24;
 using count_t = std::uint16_t;
@@ -91,7 +90,7 @@ std::uint64_t run_bytes(const local_search_settings& s, index_t n) {
 }
 
 bool in_shared(const local_search_settings& s, index_t n) {
-  return run_bytes(s, n) <= shared_budget;
+  return run_bytes(s, n) <= population_shared_budget;
 }
 
 /// What every thread reads between phases; thread 0 alone writes it.
@@ -482,6 +481,10 @@ void launch_population_runs(const population_launch& request, const std::atomic<
   NQ_EXPECTS(job.count >= 1 && job.count <= max_population_runs_per_launch(job.settings, job.n),
              "one launch holds 1..max_population_runs_per_launch runs");
   NQ_EXPECTS(!request.history || job.count == 1, "a history for one run");
+  if (whole_grid_population(request)) {
+    for (std::uint64_t slot = 0; slot < job.count; ++slot) run_whole_grid(request, slot, stop);
+    return;
+  }
   const bool shared = in_shared(job.settings, job.n);
   const std::uint64_t bytes = run_bytes(job.settings, job.n);
   device_buffer<unsigned char> scratch(shared ? 0 : job.count * bytes);
@@ -516,6 +519,19 @@ bool has_population_run(const local_search_settings& settings, index_t n) {
   return cuda::has_population_run(settings, n);
 }
 
+population_shape resolved_population_shape(const local_search_settings& settings, index_t n,
+                                           std::uint64_t runs, population_shape requested) {
+  cuda::population_launch launch;
+  launch.shape = requested;
+  launch.job.n = n;
+  launch.job.settings = settings;
+  if (!launch.job.settings.genetic.population)
+    launch.job.settings.genetic.population = default_population(n);
+  launch.job.count = runs;
+  return cuda::whole_grid_population(launch) ? population_shape::whole_grid
+                                             : population_shape::block_per_run;
+}
+
 std::vector<chain_outcome> run_population_runs(index_t n, const local_search_settings& settings,
                                                std::uint64_t seed, std::uint64_t first,
                                                std::uint64_t count, const chain_options& options,
@@ -529,6 +545,7 @@ std::vector<chain_outcome> run_population_runs(index_t n, const local_search_set
   std::vector<chain_outcome> outcomes(count);
   if (count == 0) return outcomes;
   cuda::population_launch launch;
+  launch.shape = options.shape;
   cuda::chain_launch& job = launch.job;
   job.n = n;
   job.settings = settings;

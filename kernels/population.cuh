@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "kernels/chains.cuh"
+#include "kernels/gpu.hpp"
 
 namespace nq::cuda {
 
@@ -24,7 +25,14 @@ struct population_launch {
   generation_summary* history = nullptr;
   /// Mapped: raised to stop every run at its next generation, or null (set by the launcher).
   const unsigned* stop = nullptr;
+  gpu::population_shape shape = gpu::population_shape::automatic;
 };
+
+/// Bytes of a run's workspace that block-per-run keeps in shared memory (past them, global).
+inline constexpr std::uint64_t population_shared_budget = 160 * 1024;  // an A100's opt-in too
+/// The automatic shape takes the whole grid for launches of fewer runs than this (about one
+/// block per multiprocessor of an H100) whose runs do not fit in shared memory.
+inline constexpr std::uint64_t whole_grid_below_runs = 128;
 
 /// Whether ga or beam on n queens with these settings runs block-per-run on the GPU.
 bool has_population_run(const local_search_settings& settings, index_t n);
@@ -36,6 +44,16 @@ std::uint64_t population_run_bytes(const local_search_settings& settings, index_
 /// Runs one launch may hold (the workspace of those that do not fit in shared memory is
 /// global scratch, within a budget).
 std::uint64_t max_population_runs_per_launch(const local_search_settings& settings, index_t n);
+
+/// Whether `launch` runs whole-grid (one run at a time, the grid on its population: ga only)
+/// rather than one block per run.
+bool whole_grid_population(const population_launch& launch);
+
+/// Runs run job.first + slot of `launch` whole-grid and waits for it: outcome `slot` and, when
+/// job.boards is not null, its best board, exactly as the CPU's genetic_search. The host
+/// checks `*stop` and the time limit after every generation. ga only.
+void run_whole_grid(const population_launch& launch, std::uint64_t slot,
+                    const std::atomic<bool>* stop);
 
 /// Launches `launch` one block per run (on the default stream) and waits for it: outcome i and,
 /// when job.boards is not null, the best board of run job.first + i, exactly as the CPU's

@@ -63,6 +63,12 @@ std::vector<population_case> cases() {
   return all;
 }
 
+/// Options that keep every run block-per-run (shape 1), whose global-scratch layout the
+/// automatic shape would hand to the whole grid (gpu_population_grid_test.cpp).
+gpu::chain_options block_per_run(std::uint64_t max_steps) {
+  return {.max_steps = max_steps, .shape = gpu::population_shape::block_per_run};
+}
+
 class GpuPopulation : public ::testing::TestWithParam<population_case> {
  protected:
   void SetUp() override {
@@ -86,7 +92,7 @@ TEST_P(GpuPopulation, MatchesTheCpuRunForRun) {
     const std::uint64_t runs = runs_at(n), max_steps = generations(n);
     std::vector<row_t> boards;
     const auto gpu_runs =
-        gpu::run_population_runs(n, settings, seed, first, runs, {.max_steps = max_steps}, &boards);
+        gpu::run_population_runs(n, settings, seed, first, runs, block_per_run(max_steps), &boards);
     ASSERT_EQ(gpu_runs.size(), runs);
     local_workspace cpu(n, settings);
     for (std::uint64_t i = 0; i < runs; ++i) {
@@ -260,7 +266,7 @@ TEST_F(GpuPopulationControl, EdgeSizesMatchTheCpu) {
       const std::uint64_t runs = 3, max_steps = n >= 100 ? 2 : 30;
       std::vector<row_t> boards;
       const auto got =
-          gpu::run_population_runs(n, settings, 7, 11, runs, {.max_steps = max_steps}, &boards);
+          gpu::run_population_runs(n, settings, 7, 11, runs, block_per_run(max_steps), &boards);
       local_workspace cpu(n, settings);
       for (std::uint64_t i = 0; i < runs; ++i) {
         local_run run;

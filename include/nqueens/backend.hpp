@@ -82,6 +82,13 @@ class batch_backend {
   /// @brief Seconds the device spent in the chain kernels during the last run() (CUDA events);
   /// 0 on the CPU, where there is no separate device time.
   virtual double kernel_seconds() const { return 0.0; }
+  /// @brief How the device lays out a job of `runs` runs (the GPU's ga and beam:
+  /// "block_per_run" or "whole_grid"); empty where there is no choice.
+  virtual std::string layout(const local_search_settings& algorithm, index_t n,
+                             std::uint64_t runs) const {
+    (void)algorithm, (void)n, (void)runs;
+    return {};
+  }
 };
 
 /// @brief The CPU reference backend: `threads` workers (0: every hardware thread) pulling

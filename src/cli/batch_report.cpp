@@ -26,6 +26,8 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
   if (algorithm.algorithm == local_algorithm::min_conflicts_column) r["variant"] = "column";
   r["device"] = backend.device();
   r["device_name"] = backend.device_name();
+  if (const std::string layout = backend.layout(algorithm, n, settings.runs); !layout.empty())
+    r["layout"] = layout;  // the GPU's ga and beam: one block per run, or the whole grid
   r["seed"] = settings.seed;
   r["runs"] = stats.runs;
   r["solved"] = stats.solved;
@@ -73,12 +75,17 @@ std::string batch_summary(index_t n, const local_search_settings& algorithm,
   if (stats.restarts)
     text += format("  restarts: %llu (%.2f per run)\n",
                    static_cast<unsigned long long>(stats.restarts), stats.mean_restarts);
-  if (backend.device() == "cpu")
+  if (backend.device() == "cpu") {
     text += format("  %.3f s, %.4g runs/s on %u CPU thread%s\n", stats.seconds,
                    stats.runs_per_second, stats.threads, stats.threads == 1 ? "" : "s");
-  else
-    text += format("  %.3f s, %.4g runs/s on %s (%u SMs)\n", stats.seconds, stats.runs_per_second,
-                   backend.device_name().c_str(), stats.threads);
+  } else {
+    const std::string layout = backend.layout(algorithm, n, stats.runs);
+    const char* shape = layout == "whole_grid"      ? ", the whole grid on each run"
+                        : layout == "block_per_run" ? ", one block per run"
+                                                    : "";
+    text += format("  %.3f s, %.4g runs/s on %s (%u SMs%s)\n", stats.seconds, stats.runs_per_second,
+                   backend.device_name().c_str(), stats.threads, shape);
+  }
   return text;
 }
 
