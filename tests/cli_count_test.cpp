@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -197,11 +198,15 @@ TEST(CliCount, AnEditedCheckpointExitsTwo) {
   EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
 }
 
-// No subproblem of n = 32 ever finishes; SIGTERM must still end the count at once.
+// No subproblem of n = 32 ever finishes; SIGTERM must still end the count at once. The
+// checkpoint is first written after the signal handler is installed, so the signal is sent
+// once it exists (a fixed sleep could send it before, on a loaded machine: death by SIGTERM).
 TEST(CliCount, SigtermEndsACountThatCannotFinish) {
   scratch_dir dir;
   test::cli_process count(dir, {"count", "-n", "32", "-t", "2", "--checkpoint", "ck.json"});
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (int i = 0; i < 12000 && !count.finished() && !std::filesystem::exists(dir / "ck.json"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(std::filesystem::exists(dir / "ck.json")) << "no checkpoint within a minute";
   count.kill(SIGTERM);
   const auto r = count.wait();
   EXPECT_EQ(r.code, 130) << r.err;

@@ -42,6 +42,18 @@ TEST(SubproblemSource, ALoneTakerTakesEverythingAtOnceUpToTheCap) {
   EXPECT_TRUE(capped.take_share().empty());
 }
 
+// A cap of "no cap" (slice_size is a public setting) once the big end has moved: the share
+// used to end at first + cap, which wrapped past 2^64 to before its start.
+TEST(SubproblemSource, AnUnboundedCapTakesTheRest) {
+  source s(iota(10), std::vector<std::uint64_t>(10, 5), 1, UINT64_MAX);
+  EXPECT_EQ(s.take_one(source::end::big), 0u);
+  const auto share = s.take_share();
+  ASSERT_EQ(share.size(), 9u);
+  EXPECT_EQ(share[0], 1u);
+  EXPECT_EQ(share[8], 9u);
+  EXPECT_TRUE(s.take_share().empty());
+}
+
 TEST(SubproblemSource, SharesFollowTheWeightLeftAndBothEndsMeet) {
   // Weights 8 4 2 1 1 1 1 (18 in all), four parts: the first share needs 5 of weight, so it
   // is the first subproblem alone (8); then 10 are left, 3 wanted: the next (4).

@@ -48,7 +48,8 @@ class subproblem_source {
                                     prefix_.begin() + static_cast<std::ptrdiff_t>(last + 1),
                                     prefix_[first] + target);
       std::uint64_t end = static_cast<std::uint64_t>(reach - prefix_.begin());
-      end = std::clamp<std::uint64_t>(end, first + 1, std::min(last, first + max_share_));
+      // last - first, not first + max_share_, which overflows for a max_share_ near 2^64.
+      end = std::clamp<std::uint64_t>(end, first + 1, first + std::min(last - first, max_share_));
       if (ends_.compare_exchange_weak(ends, pack(end, last), std::memory_order_relaxed))
         return {order_.data() + first, static_cast<std::size_t>(end - first)};
     }
