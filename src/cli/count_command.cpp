@@ -214,7 +214,7 @@ count_result count_as_asked(const count_request& request, const std::atomic<bool
     settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
   where.name = cpu_model_name();
   where.gpus = choose_gpus(request);
-  const bool on_gpu = !where.gpus.empty();
+  [[maybe_unused]] const bool on_gpu = !where.gpus.empty();
 #if NQ_WITH_CUDA
   std::vector<std::unique_ptr<gpu::frame_counter>> counters;
   if (on_gpu) {
