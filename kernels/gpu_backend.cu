@@ -76,6 +76,10 @@ class gpu_backend final : public batch_backend {
         std::min({slice_runs_, job.count,
                   population ? max_population_runs_per_launch(job.algorithm, job.n)
                              : max_chains_per_launch(job.n)});
+    // One shape for every launch, the last (smaller) one included: the one layout() names.
+    const gpu::population_shape shape =
+        population ? gpu::resolved_population_shape(job.algorithm, job.n, capacity)
+                   : gpu::population_shape::automatic;
     device_buffer<chain_outcome> outcomes(capacity);
     device_buffer<std::uint64_t> keys(capacity), unique_keys(capacity), counts(capacity);
     if (records) records->assign(job.count, chain_outcome{});
@@ -100,7 +104,7 @@ class gpu_backend final : public batch_backend {
       launch.count = count;
       start.record();
       if (population)
-        launch_population_runs(population_launch{launch});
+        launch_population_runs(population_launch{.job = launch, .shape = shape});
       else
         launch_thread_chains(launch);
       stop.record();

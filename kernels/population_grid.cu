@@ -5,7 +5,12 @@
 // population does not depend on thread timing and is exactly the CPU reference's. A host loop
 // reads one summary per generation (best key, fitness sum) to decide when to stop.
 
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+#include <thrust/system_error.h>
+
 #include <atomic>
+#include <string>
 
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
@@ -20,6 +25,9 @@ constexpr unsigned score_threads = 256;
 constexpr unsigned equal_threads = 256;
 constexpr unsigned most_score_blocks = 4096;
 constexpr unsigned most_global_score_blocks = 256;  // each with its own 20n bytes of counters
+// Past this many elites, one sort of every key ranks them: a launch and a pass over the
+// population per elite would cost O(elite * population) (--elite goes up to 10^7). Not tuned.
+constexpr std::uint32_t most_ranking_launches = 8;
 
 NQ_HD constexpr index_t score_lines(index_t n) { return 5 * n - 2; }
 
@@ -42,7 +50,7 @@ struct grid_run {
   std::uint32_t* equal;          // per pair: its parents are equal
   std::uint64_t* equal_through;  // per pair: the run's equal pairs up to it (mutation step)
   std::uint32_t* leaders;        // groups, or null
-  std::uint64_t* ranked;         // the elite's keys, in order
+  std::uint64_t* ranked;         // the elite's keys, in order (sorted: every key, in order)
   std::uint8_t* used;            // n flags per pair (order crossover)
   row_t* spare;                  // the dropped second child of an odd last pair
   grid_summary* summary;
@@ -141,6 +149,14 @@ struct grid_rank {
       if (key >= after && key < least) least = key;
     });
     if (least != ~std::uint64_t{0}) atomic_min(&r.ranked[e], least);
+  }
+};
+
+/// Every individual's key, to be sorted: its first `elite` are the elite's, as ranked.
+struct grid_keys {
+  grid_run r;
+  NQ_HD void operator()(const thread_id& id) const {
+    grid_stride(id, r.size, [&](std::uint64_t i) { r.ranked[i] = r.key(i); });
   }
 };
 
@@ -277,7 +293,7 @@ struct grid_buffers {
         equal(pairs),
         equal_through(g.mutation_step > 0.0 ? pairs : 0),
         leaders(g.leaders ? groups : 0),
-        ranked(elite),
+        ranked(elite > most_ranking_launches ? size : elite),
         used(g.permutation ? std::uint64_t{pairs} * n : 0),
         spare(n),
         lines(score_scratch),
@@ -371,8 +387,18 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
   const auto best = [&] { return seen.least_key >> 32; };
   while (best() != 0 && !stopped && (job.max_steps == 0 || steps < job.max_steps)) {
     const std::uint64_t generation = steps + 1;
-    for (std::uint32_t e = 0; e < elite; ++e)
-      launch_threads("grid_rank", blocks_for(size), grid_threads, grid_rank{r, e});
+    if (elite > most_ranking_launches) {
+      launch_threads("grid_keys", blocks_for(size), grid_threads, grid_keys{r});
+      synchronize();  // Thrust below runs on the calling thread in the host execution
+      try {
+        thrust::sort(thrust::device, r.ranked, r.ranked + size);
+      } catch (const thrust::system_error& e) {
+        throw cuda_error(std::string("CUDA error ranking the elite: ") + e.what());
+      }
+    } else {
+      for (std::uint32_t e = 0; e < elite; ++e)
+        launch_threads("grid_rank", blocks_for(size), grid_threads, grid_rank{r, e});
+    }
     if (elite > 0)
       launch_threads("grid_copy_elite", blocks_for(std::uint64_t{elite} * n), grid_threads,
                      grid_copy_elite{r, current});
