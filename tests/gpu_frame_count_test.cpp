@@ -38,10 +38,11 @@ class GpuFrameCount : public ::testing::Test {
     settings.slice_counters = {[this, on_frame](const std::vector<std::uint32_t>& indices,
                                                 const std::atomic<bool>* stop,
                                                 const auto& finished) {
+      // on_frame first: a stop it raises then reaches the count as the report is recorded.
       counter->count(indices, stop, [&](std::span<const finished_subproblem> done) {
-        finished(done);
         if (on_frame)
           for (const finished_subproblem& f : done) on_frame(f);
+        finished(done);
       });
     }};
     return settings;

@@ -201,6 +201,10 @@ class count_job {
         }
         reported += done.size();
         by_slice_[t] += done.size();
+        // A stop the caller raised by now reaches the counter at once, not at the watcher's
+        // next look: a launch with little left would otherwise finish first.
+        if (settings_.stop && settings_.stop->load(std::memory_order_relaxed))
+          halt_.store(true, std::memory_order_relaxed);
       });
       NQ_EXPECTS(reported == slice.size() || halted(),
                  "a slice counter reports every subproblem of its slice unless stopped");
