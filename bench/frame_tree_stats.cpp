@@ -1,11 +1,12 @@
 // Measures the GPU frame counter's search on the host: nodes of the frame search (every
-// canonical frame, each searched as the GPU's pieces search it) against the full tree, how
+// canonical frame, each searched in the orientation counts use, as the GPU's pieces search it,
+// and as it is) against the full tree, how
 // the pieces at the GPU's split depth vary in size, and what the frames a rotation fixes (once
 // searched whole) weigh against their pieces. A node is one queen placed, the last free
 // row excluded (it is counted by popcount, in both searches).
 //
 // Usage: frame_tree_stats N... (build: cmake --build BUILD --target frame_tree_stats). Past
-// n = 16 it only counts the frames and the pieces.
+// n = 17 it only counts the frames and the pieces.
 
 #include <algorithm>
 #include <chrono>
@@ -64,13 +65,15 @@ double percentile(const std::vector<std::uint64_t>& sorted, double p) {
   return static_cast<double>(sorted[static_cast<std::size_t>(p * (sorted.size() - 1))]);
 }
 
-/// Past n = 16 the host search takes minutes: the frames and pieces are only counted.
+/// Past n = 17 the host search takes too long (n = 17: minutes): frames and pieces are only
+/// counted.
 void count_pieces(int n) {
-  const auto frames = detail::canonical_frames(n);
+  auto frames = detail::canonical_frames(n);
+  detail::orient_frames(n, frames);
   const int depth = gpu::frame_piece_depth(n);
   std::uint64_t pieces = 0, whole = 0;
   for (const detail::canonical_frame& frame : frames)
-    split_frame(prepare_frame_search(n, frame.f), frame.stabilizer, 0, depth,
+    split_frame(prepare_frame_search(n, frame.searched), frame.stabilizer, 0, depth,
                 [&](const frame_piece& piece) {
                   ++pieces;
                   whole += piece.whole();
@@ -80,9 +83,10 @@ void count_pieces(int n) {
 }
 
 void measure(int n) {
-  if (n > 16) return count_pieces(n);
+  if (n > 17) return count_pieces(n);
   const auto start = std::chrono::steady_clock::now();
-  const auto frames = detail::canonical_frames(n);
+  auto frames = detail::canonical_frames(n);
+  detail::orient_frames(n, frames);
   const int depth = gpu::frame_piece_depth(n);
   std::vector<std::uint32_t> stack(4 * static_cast<std::size_t>(frame_stack_levels(n)));
   const frame_stack_view view{stack.data(), 1};
@@ -92,14 +96,21 @@ void measure(int n) {
   // the biggest of their pieces now.
   std::uint64_t fixed = 0, fixed_frame_max = 0, fixed_piece_max = 0, fixed_pieces = 0;
   std::vector<double> estimates, sizes;  // frame_size_estimate against the nodes searched
-  for (const detail::canonical_frame& frame : frames) {
-    const frame_search s = prepare_frame_search(n, frame.f);
+  // Nodes of the canonical frames as they are, against the images a count searches.
+  std::uint64_t as_canonical = 0;
+  const auto nodes_of = [&](const frame_search& s) {
     std::uint64_t leaves = 0, nodes = 0;
     if (s.levels >= 2 && s.allowed[0] != 0) {
       frame_piece all;
       all.open = s.allowed[0];
       count_piece_leaves(s, all, view, never_stop{}, leaves, &nodes);
     }
+    return nodes;
+  };
+  for (const detail::canonical_frame& frame : frames) {
+    const frame_search s = prepare_frame_search(n, frame.searched);
+    const std::uint64_t nodes = nodes_of(s);
+    as_canonical += nodes_of(prepare_frame_search(n, frame.f));
     frame_nodes += nodes;
     frame_sizes.push_back(nodes);
     estimates.push_back(static_cast<double>(frame_size_estimate(n, s)));
@@ -137,6 +148,11 @@ void measure(int n) {
       static_cast<unsigned long long>(plain), 100.0 * frame_nodes / plain,
       static_cast<unsigned long long>(ahead), 100.0 * frame_nodes / ahead,
       static_cast<unsigned long long>(solutions));
+  std::printf(
+      "  the canonical frames as they are: %llu nodes (%.2f%% of the full tree); the "
+      "images searched take %.1f%% of that\n",
+      static_cast<unsigned long long>(as_canonical), 100.0 * as_canonical / plain,
+      100.0 * frame_nodes / std::max<std::uint64_t>(1, as_canonical));
   std::printf(
       "  frames: nodes min %.0f median %.0f p90 %.0f p99 %.0f max %.0f\n"
       "  pieces at depth %d: %zu (whole %llu), nodes %llu, min %.0f median %.0f p90 %.0f p99 "

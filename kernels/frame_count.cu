@@ -68,7 +68,7 @@ struct count_frame_pieces {
         const frame_search s = prepare_frame_search(n, f.f);
         if (!count_fixed_piece(n, f.f, f.stabilizer, s, piece, stack, stopped, tally)) return;
       } else {
-        const frame_search s = prepare_frame_search(n, f.f);
+        const frame_search s = prepare_frame_search(n, f.searched);
         std::uint64_t leaves = 0;
         if (!count_piece_leaves(s, piece, stack, stopped, leaves)) return;
         tally = weigh_frame_leaves(f.stabilizer, leaves);
@@ -110,7 +110,7 @@ std::vector<frame_piece> cut_frames(int n, int depth, const std::vector<canonica
   std::vector<std::size_t> first(frames.size() + 1, 0);
   pieces_of.assign(frames.size(), 0);
   for (std::uint32_t p = 0; p < frames.size(); ++p) {
-    const frame_search s = prepare_frame_search(n, frames[p].f);
+    const frame_search s = prepare_frame_search(n, frames[p].searched);
     first[p] = cut.size();
     bool whole = false;
     split_frame(s, frames[p].stabilizer, p, depth, [&](const frame_piece& piece) {
@@ -162,6 +162,7 @@ frame_counter::frame_counter(int n, int depth, int device) {
   impl_->device = device;
   impl_->depth = depth < 0 ? frame_piece_depth(n) : depth;
   impl_->frames = nq::detail::canonical_frames(n);
+  nq::detail::orient_frames(n, impl_->frames);
   impl_->blocks = cuda::multiprocessors(device) * per_sm;
   impl_->shared_bytes = shared_bytes;
 }

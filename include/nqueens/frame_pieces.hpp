@@ -12,6 +12,7 @@
 /// NQ_HD, like the rest of the counting logic.
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "nqueens/frame_search.hpp"
 
@@ -109,13 +110,37 @@ NQ_HD inline std::uint64_t frame_nodes_at(const frame_search& s, int depth) {
   return nodes;
 }
 
-/// @brief An estimate of the nodes a frame of n queens searches, for sharing out work: its
-/// live nodes three free rows down, times 3 for each free row past n - 4 (a corner queen
-/// frees a row). bench/frame_tree_stats.cpp reports how well it correlates.
+/// @brief An estimate of the nodes a frame of n queens searches, for sharing out work and for
+/// choosing the image to search: the squares open to its live nodes three free rows down (their
+/// children, before the look-ahead), times 3 for each free row past n - 4 (a corner queen frees
+/// a row). bench/frame_tree_stats.cpp reports how well it correlates. (The live nodes alone
+/// chose images that search 2 to 3 points more of the frames' nodes at n = 14 and 15.)
 NQ_HD inline std::uint64_t frame_size_estimate(int n, const frame_search& s) {
-  std::uint64_t estimate = frame_nodes_at(s, 3);
+  std::uint64_t estimate = 0;
+  split_frame(s, 1, 0, 3, [&](const frame_piece& piece) {
+    estimate += piece.whole() ? 1u : static_cast<unsigned>(popcount32(piece.open));
+  });
   for (int extra = s.levels - (n - 4); extra > 0; --extra) estimate *= 3;
   return estimate;
+}
+
+/// @brief The image of frame `f` that a count searches: of the four that put each side of the
+/// board on top (a left-right mirror searches the same tree, mirrored, so the other four add
+/// nothing), the one frame_size_estimate finds smallest, f itself on a tie. A frame and its
+/// images have as many completions, so the count is the same whichever is searched, while the
+/// search is about a third smaller (bench/results/2026-11-23-frame-orientation.md). A frame a
+/// rotation fixes is searched as it is: its boards are checked against its stabiliser, which
+/// names symmetries of f itself.
+inline frame frame_to_search(int n, const frame& f, std::uint8_t stabilizer) {
+  if ((stabilizer & rotation_symmetries) != 0) return f;
+  frame best = f;
+  std::uint64_t least = frame_size_estimate(n, prepare_frame_search(n, f));
+  for (const int g : {5, 6, 7}) {  // the bottom, left and right sides on top
+    const frame image = transform_frame(n, f, g);
+    const std::uint64_t estimate = frame_size_estimate(n, prepare_frame_search(n, image));
+    if (estimate < least) best = image, least = estimate;
+  }
+  return best;
 }
 
 /// @brief The search under a (not whole) piece of the search `s`: calls last(open, bit, k) at

@@ -94,6 +94,9 @@ class count_job {
                                                  : frames_.size()),
         finished_(units_, 0),
         by_slice_(slices_, 0) {
+    // The GPU's pieces and a share biggest first need every frame's image at the start; CPU
+    // threads alone orient each frame as they take it, so a count starts at once.
+    if (slices_ && settings.slice_frames) detail::orient_frames(n, frames_);
     checkpoint_.n = n;
     checkpoint_.split = slices_ && !settings.slice_frames
                             ? "rows-" + std::to_string(settings.split_rows)
@@ -155,7 +158,7 @@ class count_job {
     if (slices_ && settings_.slice_frames) {
       std::vector<std::uint64_t> nodes(units_, 0);
       for (const std::uint32_t i : order)
-        nodes[i] = frame_size_estimate(n_, prepare_frame_search(n_, frames_[i].f));
+        nodes[i] = frame_size_estimate(n_, prepare_frame_search(n_, frames_[i].searched));
       std::stable_sort(order.begin(), order.end(),
                        [&](std::uint32_t a, std::uint32_t b) { return nodes[a] > nodes[b]; });
       for (std::size_t p = 0; p < order.size(); ++p) weight[p] = nodes[order[p]];

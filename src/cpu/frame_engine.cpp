@@ -3,8 +3,12 @@
 #include "cpu/frame_engine.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
+#include "core/worker_threads.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/frame_pieces.hpp"
 
 namespace nq::detail {
 namespace {
@@ -125,9 +129,22 @@ std::vector<canonical_frame> canonical_frames(int n) {
           if (!(entry & canonical_frame_flag)) continue;
           const frame f{static_cast<std::uint8_t>(top), static_cast<std::uint8_t>(bottom),
                         static_cast<std::uint8_t>(left), static_cast<std::uint8_t>(right)};
-          frames.push_back({f, static_cast<std::uint8_t>(entry & 0xFF)});
+          frames.push_back({f, static_cast<std::uint8_t>(entry & 0xFF), f});
         }
   return frames;
+}
+
+void orient_frames(int n, std::vector<canonical_frame>& frames) {
+  const unsigned threads = std::max(
+      1u, std::min(std::thread::hardware_concurrency(), static_cast<unsigned>(frames.size() / 64)));
+  std::atomic<std::size_t> next{0};
+  worker_threads workers(threads, [&](unsigned) {
+    for (std::size_t i = next++; i < frames.size(); i = next++) {
+      frames[i].searched = frame_to_search(n, frames[i].f, frames[i].stabilizer);
+      frames[i].oriented = true;
+    }
+  });
+  workers.join();
 }
 
 std::optional<count_tally> count_frame(int n, const canonical_frame& frame, frame_counter& counter,
@@ -140,8 +157,12 @@ std::optional<count_tally> count_frame(int n, const canonical_frame& frame, fram
     if (stopped) return std::nullopt;
     return tally;
   }
+  // A frame not oriented in advance is oriented here: its four estimates cost little beside its
+  // search (37 us against 60 us at n = 16, far less from there on).
+  const nq::frame searched =
+      frame.oriented ? frame.searched : frame_to_search(n, frame.f, frame.stabilizer);
   const std::optional<std::uint64_t> completions =
-      counter.completions(prepare_frame_search(n, frame.f), stop);
+      counter.completions(prepare_frame_search(n, searched), stop);
   if (!completions) return std::nullopt;
   // No symmetry of the stabiliser can fix a board, so every completion stands for a whole
   // orbit of solutions, and for one class counted in eighths `orbit` times.
