@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sanitizers.hpp"
 #include "scratch.hpp"
 
 namespace nq::test {
@@ -107,18 +108,6 @@ inline cli_result run_cli_limited(const scratch_dir& dir, std::size_t kib,
                                   const std::vector<std::string>& args,
                                   const std::string& input = "") {
   return cli_process(dir, args, input, "", kib).wait();
-}
-
-/// Whether this build runs under AddressSanitizer, which cannot start under `ulimit -v`.
-constexpr bool under_address_sanitizer() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
 }
 
 inline std::size_t count_lines(const std::string& text) {

@@ -11,16 +11,14 @@
 
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
+#include "oeis.hpp"
 #include "scratch.hpp"
 
 namespace nq {
 namespace {
 
-// OEIS A000170 (all solutions) and A002562 (fundamental solutions), n = 1..16.
-constexpr std::uint64_t a000170[] = {1,   0,   0,    2,     10,    4,      40,      92,
-                                     352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512};
-constexpr std::uint64_t a002562[] = {1,  0,  0,   1,    2,    1,     6,      12,
-                                     46, 92, 341, 1787, 9233, 45752, 285053, 1846955};
+using test::a000170;
+using test::a002562;
 
 count_settings with_threads(unsigned threads) {
   count_settings settings;

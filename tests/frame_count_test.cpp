@@ -11,9 +11,13 @@
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
+#include "oeis.hpp"
 
 namespace nq {
 namespace {
+
+using test::a000170;
+using test::a002562;
 
 using detail::frame_kernels;
 
@@ -99,8 +103,6 @@ TEST(FrameCount, SearchesSkipTheSideQueensRowsAndStrikeTheirLines) {
 }
 
 TEST(FrameCount, CountsMatchOeisWithEveryKernelSet) {
-  constexpr std::uint64_t a000170[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712};
-  constexpr std::uint64_t a002562[] = {1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233};
   for (const frame_kernels* kernels : runnable_kernels())
     for (int n = 1; n <= 13; ++n) {
       count_settings settings;
