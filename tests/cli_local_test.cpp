@@ -370,6 +370,33 @@ TEST(CliShell, TakesEveryOptionOfSolveAndBatch) {
   EXPECT_NE(twice.err.find("the board sets n"), std::string::npos) << twice.err;
 }
 
+// A run asked for -f grid prints the board it ends with; the shell then gives only the pairs,
+// not the picture a second time. With -o the picture goes to the file, so the shell shows it.
+TEST(CliShell, ARunThatPrintsItsBoardIsNotFollowedByItAgain) {
+  scratch_dir dir;
+  const auto count = [](const std::string& text, const std::string& part) {
+    std::size_t found = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++found;
+    return found;
+  };
+  const auto plain = run_cli(dir, {"shell"}, "new 6 1\nrun hc\n");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto grid = run_cli(dir, {"shell"}, "new 6 1\nrun hc -f grid\n");
+  ASSERT_EQ(grid.code, 0) << grid.err;
+  // The solved board of seed 1: its first line, as the plain run's shell shows it once.
+  const auto after = plain.out.find("hc: solved");
+  ASSERT_NE(after, std::string::npos) << plain.out;
+  const std::string first_line = plain.out.substr(plain.out.find('\n', after) + 1, 12);
+  EXPECT_EQ(count(plain.out, first_line), 1u) << plain.out;
+  EXPECT_EQ(count(grid.out, first_line), 1u) << grid.out;
+  EXPECT_NE(grid.out.find("6 queens, 0 attacking pairs: a solution"), std::string::npos)
+      << grid.out;
+  const auto to_file = run_cli(dir, {"shell"}, "new 6 1\nrun hc -f grid -o b.txt\n");
+  ASSERT_EQ(to_file.code, 0) << to_file.err;
+  EXPECT_EQ(count(to_file.out, first_line), 1u) << to_file.out;
+  EXPECT_EQ(test::slurp(dir / "b.txt").find(first_line), 0u);
+}
+
 TEST(CliShell, VerboseRunNarratesEachStepAndWhyItStopped) {
   scratch_dir dir;
   const auto r = run_cli(dir, {"shell"}, "new 8 1\nrun hc --verbose --max-steps 2\n");

@@ -147,10 +147,11 @@ class shell {
     show();
   }
 
-  void show() {
+  /// Prints the board (unless `picture` is false: the run has just printed it) and its pairs.
+  void show(bool picture = true) {
     need_board();
     std::fflush(stdout);
-    {
+    if (picture) {
       byte_sink out(STDOUT_FILENO);
       write_board(out, board_,
                   n() <= max_shell_grid ? board_format::grid : board_format::positions);
@@ -197,7 +198,28 @@ class shell {
                 result.solved ? "solved" : "not solved", count_of(result.steps, "step").c_str(),
                 count_of(result.restarts, "restart").c_str(), result.seconds);
     if (verbose && !result.solved) std::printf("  stopped: %s\n", solve.stop_reason.c_str());
-    show();
+    show(!prints_board(rest));
+  }
+
+  /// Whether these run options print the resulting board on standard output themselves
+  /// (-f grid, matrix or positions, without -o), so that the shell need not print it again.
+  static bool prints_board(const std::vector<std::string>& options) {
+    std::string format;
+    bool to_file = false;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      const std::string& w = options[i];
+      const bool next = i + 1 < options.size();
+      if ((w == "-f" || w == "--format") && next)
+        format = options[++i];
+      else if (w.starts_with("--format="))
+        format = w.substr(9);
+      else if (w.starts_with("-f") && !w.starts_with("--"))
+        format = w.substr(2);
+      else if (w == "-o" || w == "--output" || w.starts_with("--output=") ||
+               (w.starts_with("-o") && !w.starts_with("--")))
+        to_file = true;
+    }
+    return !to_file && (format == "grid" || format == "matrix" || format == "positions");
   }
 
   /// The queens that moved from `before` to `after` ("column 3 row 5 -> 2, "), when the
