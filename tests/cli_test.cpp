@@ -25,6 +25,8 @@ TEST(Cli, EveryCommandHasHelp) {
     EXPECT_EQ(r.code, 0) << args.front();
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
     EXPECT_TRUE(r.err.empty());
+    // An option whose default is worked out later says so in words, not as an empty default.
+    EXPECT_EQ(r.out.find("(default: \"\")"), std::string::npos) << r.out;
   }
   EXPECT_NE(run_cli(dir, {"solve", "--help"}).out.find("--time-limit"), std::string::npos);
   EXPECT_NE(run_cli(dir, {"verify", "--help"}).out.find("--format"), std::string::npos);

@@ -104,7 +104,7 @@ solve_request parse_request(int argc, char** argv) {
       ("max-steps", "give up after this many steps", cxxopts::value<std::string>())
       ("time-limit", "give up after this many seconds", cxxopts::value<std::string>())
       ("f,format", "summary, grid, matrix, positions or json (default: grid for n <= 32, else summary)",
-       cxxopts::value<std::string>()->default_value(""))
+       cxxopts::value<std::string>())
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("memory-limit", "refuse boards needing more memory than this, e.g. 8G (default: what is available)",
        cxxopts::value<std::string>())
@@ -138,7 +138,8 @@ solve_request parse_request(int argc, char** argv) {
     request.limits.max_steps = parse_positive("--max-steps", args["max-steps"].as<std::string>());
   if (args.count("time-limit"))
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
-  request.format = parse_solve_format(args["format"].as<std::string>(), request.n);
+  request.format = parse_solve_format(
+      args.count("format") ? args["format"].as<std::string>() : std::string(), request.n);
   if (args.count("output")) request.output = args["output"].as<std::string>();
   request.format_given = args.count("format") || args.count("output");
   if (args.count("memory-limit"))
