@@ -161,8 +161,7 @@ frame_counter::frame_counter(int n, int depth, int device) {
   impl_->n = n;
   impl_->device = device;
   impl_->depth = depth < 0 ? frame_piece_depth(n) : depth;
-  impl_->frames = nq::detail::canonical_frames(n);
-  nq::detail::orient_frames(n, impl_->frames);
+  impl_->frames = *nq::detail::oriented_frames(n);  // oriented once for every device
   impl_->blocks = cuda::multiprocessors(device) * per_sm;
   impl_->shared_bytes = shared_bytes;
 }

@@ -80,8 +80,8 @@ std::uint64_t nodes_of(int n, const frame& f) {
 // A count searches each frame in the orientation frame_to_search picks: an image of the frame
 // with the bottom, left or right side on top, or the frame itself (always, when a rotation
 // fixes it). Its pieces add up to the frame's own pieces' tally, and all the images searched
-// take at least a quarter fewer nodes than the frames as they are (63.5% of them at n = 12,
-// 66.6% at n = 14: bench/results/2026-11-23-frame-orientation.md).
+// take at least a quarter fewer nodes than the frames as they are (63.2% of them at n = 12,
+// 64.4% at n = 14: bench/results/2026-11-23-frame-orientation.md).
 TEST(FramePieces, TheImageSearchedCountsAsTheFrameDoesWithFewerNodes) {
   for (int n = 4; n <= 12; ++n) {
     std::uint64_t as_is = 0, searched = 0;
@@ -109,6 +109,34 @@ TEST(FramePieces, TheImageSearchedCountsAsTheFrameDoesWithFewerNodes) {
       EXPECT_LE(searched * 4, as_is * 3) << "n=" << n << ": " << searched << " of " << as_is;
     }
   }
+}
+
+// Whatever image a count searches, it has the frame's completions: every symmetry's image of
+// every canonical frame, n = 4..10, searched a node at a time as the frame itself is.
+TEST(FramePieces, EveryImageOfAFrameHasItsCompletions) {
+  for (int n = 4; n <= 10; ++n)
+    for (const detail::canonical_frame& canonical : detail::canonical_frames(n)) {
+      const count_tally mine = count_frame_completions(n, canonical.f, 1);
+      for (int g = 1; g < symmetry_count; ++g) {
+        const frame image = transform_frame(n, canonical.f, g);
+        EXPECT_EQ(count_frame_completions(n, image, 1).solutions, mine.solutions)
+            << "n=" << n << " g=" << g;
+        EXPECT_EQ(prepare_frame_search(n, image).levels, prepare_frame_search(n, canonical.f).levels);
+      }
+    }
+}
+
+// The oriented frames are made once for an n and shared; each keeps its image's estimate.
+TEST(FramePieces, OrientedFramesAreSharedAndKeepTheirEstimates) {
+  const auto first = detail::oriented_frames(11);
+  EXPECT_EQ(detail::oriented_frames(11).get(), first.get());
+  ASSERT_EQ(first->size(), detail::canonical_frames(11).size());
+  for (const detail::canonical_frame& frame : *first) {
+    EXPECT_TRUE(frame.oriented);
+    EXPECT_EQ(frame.size, frame_size_estimate(11, prepare_frame_search(11, frame.searched)));
+  }
+  EXPECT_FALSE(detail::canonical_frames(11).front().oriented);
+  EXPECT_EQ(detail::oriented_frames(9)->size(), detail::canonical_frames(9).size());
 }
 
 // Frames a rotation fixes are cut too (their boards checked at the leaves): at the GPU's

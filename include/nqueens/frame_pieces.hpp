@@ -101,15 +101,6 @@ NQ_HD void split_frame(const frame_search& s, std::uint8_t stabilizer, std::uint
   }
 }
 
-/// @brief A frame's size, for ordering and sharing out work: its live nodes at free row
-/// min(depth, levels - 2), as split_frame would cut it were no rotation to fix it (1 for a
-/// frame of fewer than two free rows, 0 when every node dies on the way).
-NQ_HD inline std::uint64_t frame_nodes_at(const frame_search& s, int depth) {
-  std::uint64_t nodes = 0;
-  split_frame(s, 1, 0, depth, [&](const frame_piece&) { ++nodes; });
-  return nodes;
-}
-
 /// @brief An estimate of the nodes a frame of n queens searches, for sharing out work and for
 /// choosing the image to search: the squares open to its live nodes three free rows down (their
 /// children, before the look-ahead), times 3 for each free row past n - 4 (a corner queen frees
@@ -130,16 +121,18 @@ NQ_HD inline std::uint64_t frame_size_estimate(int n, const frame_search& s) {
 /// images have as many completions, so the count is the same whichever is searched, while the
 /// search is about a third smaller (bench/results/2026-11-23-frame-orientation.md). A frame a
 /// rotation fixes is searched as it is: its boards are checked against its stabiliser, which
-/// names symmetries of f itself.
-inline frame frame_to_search(int n, const frame& f, std::uint8_t stabilizer) {
-  if ((stabilizer & rotation_symmetries) != 0) return f;
-  frame best = f;
+/// names symmetries of f itself. `estimate`, when given, receives the chosen image's estimate.
+inline frame frame_to_search(int n, const frame& f, std::uint8_t stabilizer,
+                             std::uint64_t* estimate = nullptr) {
   std::uint64_t least = frame_size_estimate(n, prepare_frame_search(n, f));
-  for (const int g : {5, 6, 7}) {  // the bottom, left and right sides on top
-    const frame image = transform_frame(n, f, g);
-    const std::uint64_t estimate = frame_size_estimate(n, prepare_frame_search(n, image));
-    if (estimate < least) best = image, least = estimate;
-  }
+  frame best = f;
+  if ((stabilizer & rotation_symmetries) == 0)
+    for (const int g : {5, 6, 7}) {  // the bottom, left and right sides on top
+      const frame image = transform_frame(n, f, g);
+      const std::uint64_t size = frame_size_estimate(n, prepare_frame_search(n, image));
+      if (size < least) best = image, least = size;
+    }
+  if (estimate) *estimate = least;
   return best;
 }
 

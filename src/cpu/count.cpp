@@ -87,16 +87,17 @@ class count_job {
                          ? std::max(1u, settings.threads)
                          : 0u),
         kernels_(cpu_threads_ ? &detail::choose_frame_kernels(settings.simd) : nullptr),
-        frames_(n >= 4 && (cpu_threads_ || settings.slice_frames)
-                    ? detail::canonical_frames(n)
-                    : std::vector<detail::canonical_frame>{}),
+        // The GPU's pieces and a share biggest first need every frame's image at the start
+        // (oriented once a process); CPU threads alone orient each frame as they take it, so
+        // such a count starts at once.
+        frames_(n < 4 || !(cpu_threads_ || settings.slice_frames)
+                    ? std::vector<detail::canonical_frame>{}
+                : slices_ && settings.slice_frames ? *detail::oriented_frames(n)
+                                                   : detail::canonical_frames(n)),
         units_(slices_ && !settings.slice_frames ? count_subproblems(n, settings.split_rows).size()
                                                  : frames_.size()),
         finished_(units_, 0),
         by_slice_(slices_, 0) {
-    // The GPU's pieces and a share biggest first need every frame's image at the start; CPU
-    // threads alone orient each frame as they take it, so a count starts at once.
-    if (slices_ && settings.slice_frames) detail::orient_frames(n, frames_);
     checkpoint_.n = n;
     checkpoint_.split = slices_ && !settings.slice_frames
                             ? "rows-" + std::to_string(settings.split_rows)
@@ -157,8 +158,7 @@ class count_job {
     std::vector<std::uint64_t> weight(order.size(), 1);
     if (slices_ && settings_.slice_frames) {
       std::vector<std::uint64_t> nodes(units_, 0);
-      for (const std::uint32_t i : order)
-        nodes[i] = frame_size_estimate(n_, prepare_frame_search(n_, frames_[i].searched));
+      for (const std::uint32_t i : order) nodes[i] = frames_[i].size;
       std::stable_sort(order.begin(), order.end(),
                        [&](std::uint32_t a, std::uint32_t b) { return nodes[a] > nodes[b]; });
       for (std::size_t p = 0; p < order.size(); ++p) weight[p] = nodes[order[p]];

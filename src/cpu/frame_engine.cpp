@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "core/worker_threads.hpp"
@@ -140,11 +141,25 @@ void orient_frames(int n, std::vector<canonical_frame>& frames) {
   std::atomic<std::size_t> next{0};
   worker_threads workers(threads, [&](unsigned) {
     for (std::size_t i = next++; i < frames.size(); i = next++) {
-      frames[i].searched = frame_to_search(n, frames[i].f, frames[i].stabilizer);
+      frames[i].searched = frame_to_search(n, frames[i].f, frames[i].stabilizer, &frames[i].size);
       frames[i].oriented = true;
     }
   });
   workers.join();
+}
+
+std::shared_ptr<const std::vector<canonical_frame>> oriented_frames(int n) {
+  static std::mutex mutex;
+  static int cached_n = 0;
+  static std::shared_ptr<const std::vector<canonical_frame>> cached;
+  const std::lock_guard lock(mutex);  // a second caller waits for the first's frames
+  if (cached_n != n || !cached) {
+    auto frames = canonical_frames(n);
+    orient_frames(n, frames);
+    cached = std::make_shared<const std::vector<canonical_frame>>(std::move(frames));
+    cached_n = n;
+  }
+  return cached;
 }
 
 std::optional<count_tally> count_frame(int n, const canonical_frame& frame, frame_counter& counter,

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,18 +69,24 @@ class frame_counter {
 struct canonical_frame {
   frame f;
   std::uint8_t stabilizer = 1;
-  frame searched;         ///< f itself until orient_frames picks the image
-  bool oriented = false;  ///< whether orient_frames has picked `searched`
+  frame searched;          ///< f itself until orient_frames picks the image
+  bool oriented = false;   ///< whether orient_frames has picked `searched`
+  std::uint64_t size = 0;  ///< frame_size_estimate of `searched`, set by orient_frames
 };
 
 /// Every canonical frame for n in 4..32, in frame_index order, not yet oriented.
 std::vector<canonical_frame> canonical_frames(int n);
 
 /// Picks every frame's image to search, on every core: four size estimates a frame, 0.12 s of
-/// one core for n = 16's 3,206 frames but 26 s for n = 27's 38,604 and about a minute for
-/// n = 32's 83,190. So only what needs every image before it starts calls this (the GPU's
-/// pieces, a share biggest first); a CPU count orients each frame as it takes it (count_frame).
+/// CPU for n = 16's 3,206 frames but 26 s for n = 27's 38,604 and over a minute for n = 32's
+/// 83,190. So only what needs every image before it starts orients them (the GPU's pieces, a
+/// share biggest first), through oriented_frames, once a process; a CPU count orients each
+/// frame as it takes it (count_frame).
 void orient_frames(int n, std::vector<canonical_frame>& frames);
+
+/// canonical_frames(n), oriented: computed once for the latest n and shared by every caller
+/// (each GPU's counter and the count that shares frames among them).
+std::shared_ptr<const std::vector<canonical_frame>> oriented_frames(int n);
 
 /// What one canonical frame contributes to a count (see count_frame_completions), or none when
 /// `stop` turned true first: frames that a rotation maps onto themselves are searched a node
