@@ -79,3 +79,49 @@ TEST(CliPlacement, ThreadsApplyToParallelOnly) {
 
 }  // namespace
 }  // namespace nq
+
+namespace nq {
+namespace {
+
+// solve --algo lattice: the same board whatever --threads, verified by `verify`; the reports
+// name the threads; a step limit leaves counted pairs; the GPU is refused in words.
+TEST(CliLattice, TheBoardDoesNotDependOnTheThreadsAndVerifies) {
+  test::scratch_dir dir;
+  const auto one = test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--threads", "1",
+                                       "-s", "4", "-f", "positions"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  const auto three = test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--threads",
+                                         "3", "-s", "4", "-f", "positions"});
+  ASSERT_EQ(three.code, 0) << three.err;
+  EXPECT_EQ(one.out, three.out);
+  const auto check = test::run_cli(dir, {"verify", "-"}, one.out);
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  const auto json = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--threads", "2", "-f", "json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["threads"], 2);
+  EXPECT_EQ(j["algorithm"], "lattice");
+  EXPECT_EQ(j["conflicts"], 0);
+  const auto s = test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--threads", "2"});
+  EXPECT_NE(s.out.find("2 threads on the cpu"), std::string::npos) << s.out;
+}
+
+TEST(CliLattice, AStepLimitLeavesCountedPairsAndTheGpuIsRefused) {
+  test::scratch_dir dir;
+  const auto r = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--max-steps", "50", "-f", "json"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["solved"].get<bool>());
+  EXPECT_GT(j["conflicts"].get<long long>(), 0);
+  const auto gpu =
+      test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "gpu"});
+  EXPECT_EQ(gpu.code, 2);
+  EXPECT_NE(gpu.err.find("lattice runs on CPU threads only"), std::string::npos) << gpu.err;
+  const auto listed = test::run_cli(dir, {"algorithms"});
+  EXPECT_NE(listed.out.find("lattice"), std::string::npos) << listed.out;
+}
+
+}  // namespace
+}  // namespace nq

@@ -246,7 +246,7 @@ TEST(Cli, ListsAlgorithms) {
                            "\nparallel"})
     EXPECT_NE(text.out.find(name), std::string::npos) << name;
   const auto json = nlohmann::json::parse(run_cli(dir, {"algorithms", "-f", "json"}).out);
-  ASSERT_EQ(json.size(), 19u);
+  ASSERT_EQ(json.size(), 20u);
   for (const auto& entry : json) {
     EXPECT_TRUE(entry.contains("summary"));
     EXPECT_TRUE(entry.contains("steps"));

@@ -18,6 +18,7 @@
 #include "nqueens/climb.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/lattice.hpp"
 #include "nqueens/min_conflicts.hpp"
 #include "nqueens/placement_solver.hpp"
 #include "nqueens/systematic.hpp"
@@ -65,6 +66,11 @@ struct chain_report {
 };
 
 bool is_parallel(const solve_request& request) { return request.algorithm == "parallel"; }
+bool is_lattice(const solve_request& request) { return request.algorithm == "lattice"; }
+/// The huge-board algorithms that run on --threads.
+bool is_threaded(const solve_request& request) {
+  return is_parallel(request) || is_lattice(request);
+}
 
 bool is_chain(const solve_request& request) {
   return request.local && *request.local != local_algorithm::min_conflicts;
@@ -119,7 +125,7 @@ solve_request parse_request(int argc, char** argv) {
        cxxopts::value<std::string>())
       ("device", "with --chains or --algo parallel: cpu (default), gpu, or auto (the GPU when it runs the algorithm)",
        cxxopts::value<std::string>())
-      ("t,threads", "parallel: worker threads (default: every core); the board does not depend on them",
+      ("t,threads", "parallel, lattice: worker threads (default: every core); the board does not depend on them",
        cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
@@ -161,14 +167,17 @@ solve_request parse_request(int argc, char** argv) {
     reject_local_options(args, request.algorithm);
   }
   if (args.count("threads")) {
-    if (!is_parallel(request)) throw usage_error("--threads applies to --algo parallel only");
+    if (!is_threaded(request))
+      throw usage_error("--threads applies to --algo parallel and lattice only");
     const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
     if (threads > 1024)
       throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
     request.threads = static_cast<unsigned>(threads);
   }
-  if (is_parallel(request) && args.count("device")) {
+  if (is_threaded(request) && args.count("device")) {
     request.device = parse_device(args["device"].as<std::string>());
+    if (is_lattice(request) && request.device == "gpu")
+      throw usage_error("lattice runs on CPU threads only (the GPU runs --algo parallel)");
     return request;  // parallel takes no chain options: --chains and --chain were refused above
   }
   for (const char* option : {"chains", "chain", "device"})
@@ -205,6 +214,9 @@ std::uint64_t memory_needed(const solve_request& request) {
   // Every array the run allocates (the GPU path holds the board on the host too), and the
   // process itself; a stopped run counts nothing more.
   if (is_parallel(request)) return placement_memory_bytes(request.n) + (std::uint64_t{8} << 20);
+  if (is_lattice(request))
+    return lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads) +
+           (std::uint64_t{8} << 20);
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
 
@@ -319,7 +331,7 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
     record["device_name"] = report.device_name;
     record["chains"] = request.chains;
   }
-  if (is_parallel(request)) record["threads"] = report.threads;
+  if (is_threaded(request)) record["threads"] = report.threads;
   if (is_chain(request)) record["chain"] = request.chain;
   record["seed"] = request.seed;
   record["solved"] = result.solved;
@@ -366,7 +378,7 @@ std::string summary_line(const solve_request& request, const solve_result& resul
                 count_of(result.restarts, "restart").c_str());
   std::string text = line;
   if (request.chains) text += ", replay with --chain " + std::to_string(request.chain);
-  if (is_parallel(request))
+  if (is_threaded(request))
     text += report.device == "gpu" ? ", on the gpu"
                                    : ", " + count_of(report.threads, "thread") + " on the cpu";
   if (stopped_placing(request, result))
@@ -499,6 +511,23 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   }
   if (exists && request.chains) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
+  } else if (exists && is_lattice(request)) {
+    progress_line progress(!request.quiet && stderr_is_terminal());
+    placement_settings settings;
+    settings.seed = request.seed;
+    settings.threads =
+        request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+    settings.limits = request.limits;
+    report.threads = settings.threads;
+    try {
+      result =
+          solve_lattice(request.n, settings, [&](const solve_progress& p) { progress.update(p); });
+    } catch (const std::bad_alloc&) {
+      throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
+                           format_bytes(memory_needed(request)) +
+                           ", which the system refused (a ulimit, or memory taken meanwhile)");
+    }
+    progress.finish();
   } else if (exists && is_parallel(request)) {
     progress_line progress(!request.quiet && stderr_is_terminal());
     placement_settings settings;

@@ -9,7 +9,7 @@
 namespace nq {
 namespace {
 
-constexpr std::array<algorithm_info, 19> registry{{
+constexpr std::array<algorithm_info, 20> registry{{
     {"hc",
      "steepest-ascent hill climbing: the best of all n(n-1) moves while it is strictly better "
      "(ties at random, or --ties first); stops at a local minimum or plateau",
@@ -34,6 +34,11 @@ constexpr std::array<algorithm_info, 19> registry{{
      "columns place QS4-style in rounds with deterministic claims, merging as the board fills; "
      "the same board for a seed whatever the threads or device",
      "placement rounds + insertion partners drawn"},
+    {"lattice",
+     "lattice split for huge n on every core (--threads): W interleaved sub-boards (columns a + Wi "
+     "take rows p(a) + Wj, p a solution on a W-torus) share no line, so each is solved alone by "
+     "min-conflicts; the same board for a seed whatever the threads",
+     "sub-boards' candidate rows drawn + swaps tried, added up (--max-steps bounds each)"},
     {"sa",
      "simulated annealing: random neighbour taken with probability min(1, exp(-d/T)), so equal "
      "moves always (--reject-equal: never); T0 = n^2, cooling 0.95 per neighbour tried "

@@ -1,0 +1,268 @@
+#include "nqueens/lattice.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <thread>
+
+#include "core/huge_pages.hpp"
+#include "core/stopwatch.hpp"
+#include "core/worker_threads.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/min_conflicts.hpp"
+#include "nqueens/rng.hpp"
+
+namespace nq {
+namespace {
+
+/// Most classes a worker solves before writing them out together: 16 neighbouring residues put
+/// 16 neighbouring columns, one 64-byte line of the board, in every row of the lattice. Fewer
+/// when that would leave fewer than 4 groups a thread (the board does not depend on it).
+constexpr index_t max_group_classes = 16;
+index_t group_classes(index_t classes, unsigned threads) {
+  return std::clamp<index_t>(classes / (4 * index_t{threads}), 1, max_group_classes);
+}
+/// Sub-boards below this size are not worth a class of their own (nor a search): such splits
+/// are left aside, and with no other the board is solved whole.
+constexpr index_t min_sub_board = 64;
+/// The plan's own stream, apart from every sub-board's (which are keyed 0..W-1).
+constexpr std::uint64_t plan_stream = 0x6c61747469636500;  // "lattice"
+
+std::uint64_t gcd(std::uint64_t a, std::uint64_t b) {
+  while (b) a %= b, std::swap(a, b);
+  return a;
+}
+
+/// Calls f(d) for every divisor d of x (x >= 1), in no particular order.
+template <class F>
+void for_each_divisor(std::uint64_t x, F f) {
+  for (std::uint64_t d = 1; d * d <= x; ++d)
+    if (x % d == 0) {
+      f(d);
+      if (d * d != x) f(x / d);
+    }
+}
+
+/// Attacking pairs of a permutation-or-not board of m queens.
+index_t pairs_of(const std::vector<row_t>& rows) {
+  const index_t m = rows.size();
+  std::vector<std::uint32_t> row(m, 0), diag(2 * m, 0), anti(2 * m, 0);
+  index_t pairs = 0;
+  for (index_t i = 0; i < m; ++i) {
+    const index_t j = rows[i];
+    pairs += row[j]++ + diag[j + m - i]++ + anti[i + j]++;
+  }
+  return pairs;
+}
+
+/// One run of the lattice: the plan, the board, and what the workers found.
+class lattice_run {
+ public:
+  lattice_run(index_t n, const placement_settings& s, const progress_fn& progress,
+              lattice_plan plan)
+      : n_(n), settings_(s), progress_(progress), plan_(std::move(plan)) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned asked = s.threads ? s.threads : cores;
+    group_ = group_classes(plan_.classes, asked);
+    groups_ = (plan_.classes + group_ - 1) / group_;
+    threads_ = static_cast<unsigned>(std::min<index_t>(asked, groups_));
+  }
+
+  solve_result run() {
+    detail::resize_on_huge_pages(result_.queen_row, n_);
+    std::vector<std::uint8_t> done(groups_, 0);
+    {
+      detail::worker_threads workers(threads_, [&](unsigned) {
+        try {
+          for (index_t g = next_++; g < groups_ && !failed_.load(); g = next_++)
+            done[g] = solve_group(g) ? 1 : 0;
+        } catch (...) {
+          const std::lock_guard lock(mutex_);
+          if (!failure_) failure_ = std::current_exception();
+          failed_.store(true);
+        }
+      });
+      workers.join();
+    }
+    if (failure_) std::rethrow_exception(failure_);
+    // Groups a stop left unstarted keep their classes' rows in order.
+    for (index_t g = 0; g < groups_; ++g)
+      if (!done[g]) write_group(g, {});
+    result_.solved = unsolved_ == 0 && result_.conflicts == 0;
+    result_.seconds = clock_.seconds();
+    return std::move(result_);
+  }
+
+ private:
+  /// Solves the classes of group g and writes them; false when a limit or stop came first.
+  bool solve_group(index_t g) {
+    const index_t first = g * group_, last = std::min(plan_.classes, first + group_);
+    std::vector<solve_result> found(last - first);
+    bool started = false;
+    for (index_t a = first; a < last; ++a) {
+      min_conflicts_settings mc;
+      mc.seed = settings_.seed;
+      mc.stream = a;
+      mc.limits.max_steps = settings_.limits.max_steps;
+      mc.limits.stop = settings_.limits.stop;
+      if (settings_.limits.time_limit > 0) {
+        mc.limits.time_limit = settings_.limits.time_limit - clock_.seconds();
+        if (mc.limits.time_limit <= 0) break;
+      }
+      if (mc.limits.stop && mc.limits.stop->load(std::memory_order_relaxed)) break;
+      found[a - first] = solve_min_conflicts(plan_.size(a), mc);
+      started = true;
+    }
+    if (!started) return false;
+    write_group(g, found);
+    return true;
+  }
+
+  /// Writes group g's boards into the whole board (a class without one: rows in order), and
+  /// adds up their work and pairs.
+  void write_group(index_t g, const std::vector<solve_result>& found) {
+    const index_t w = plan_.classes, first = g * group_;
+    const index_t last = std::min(w, first + group_);
+    std::uint64_t steps = 0, restarts = 0;
+    index_t pairs = 0, unsolved = 0;
+    std::vector<const row_t*> rows(last - first, nullptr);  // none: the rows in order
+    for (index_t a = first; a < last; ++a) {
+      const solve_result* mine = a - first < found.size() ? &found[a - first] : nullptr;
+      if (mine && !mine->queen_row.empty()) {
+        rows[a - first] = mine->queen_row.data();
+        steps += mine->steps, restarts += mine->restarts;
+        if (!mine->solved) ++unsolved, pairs += pairs_of(mine->queen_row);
+      } else {  // rows in order: every queen on one diagonal
+        const index_t m = plan_.size(a);
+        ++unsolved, pairs += m * (m - 1) / 2;
+      }
+    }
+    // Row by row of the lattice, so that the group's neighbouring columns are written together.
+    row_t* out = result_.queen_row.data();
+    for (index_t i = 0; i < plan_.size(0); ++i)  // class 0 is among the longest
+      for (index_t a = first; a < last; ++a)
+        if (i < plan_.size(a)) {
+          const row_t* r = rows[a - first];
+          out[a + w * i] = static_cast<row_t>(plan_.row_class[a] + w * (r ? r[i] : i));
+        }
+    const std::lock_guard lock(mutex_);
+    result_.steps += steps;
+    result_.restarts += restarts;
+    result_.conflicts += pairs;
+    unsolved_ += unsolved;
+    finished_ += last - first;
+    if (progress_ && !found.empty())
+      progress_({"sub-boards", static_cast<double>(finished_) / static_cast<double>(w),
+                 result_.steps, result_.restarts, clock_.seconds()});
+  }
+
+  index_t n_;
+  placement_settings settings_;
+  const progress_fn& progress_;
+  lattice_plan plan_;
+  index_t group_ = 1, groups_ = 0;  // classes a group, groups
+  unsigned threads_ = 1;
+  detail::stopwatch clock_;
+  std::atomic<index_t> next_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex mutex_;  // guards what follows
+  std::exception_ptr failure_;
+  solve_result result_;
+  index_t unsolved_ = 0, finished_ = 0;
+};
+
+}  // namespace
+
+lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board) {
+  lattice_plan plan;
+  plan.n = n;
+  plan.row_class = {0};
+  const double aim =
+      std::log2(static_cast<double>(sub_board ? sub_board : lattice_default_sub_board));
+  // W divides n, n - 1 or n + 1: n mod W is then 0, 1 or W - 1, so at most one class differs
+  // in size from the rest, and an affine p can keep it in its place.
+  double best = 0.0;
+  for (const index_t base : {n, n - 1, n + 1}) {
+    if (base < 5) continue;
+    for_each_divisor(base, [&](std::uint64_t w) {
+      if (w < 5 || gcd(w, 6) != 1 || n / w < min_sub_board) return;
+      const double off = std::abs(std::log2(static_cast<double>(n / w)) - aim);
+      if (plan.classes == 1 || off < best || (off == best && w < plan.classes))
+        plan.classes = w, best = off;
+    });
+  }
+  const index_t w = plan.classes;
+  if (w == 1) return plan;
+  plan.wide = n % w;
+  // p(a) = k (a - a0) + b0 mod W: k, k - 1 and k + 1 prime to W make p(a) - a and p(a) + a run
+  // over every residue. The class of another size (residue 0 with one queen more, or W - 1 with
+  // one less) keeps its place; when all are alike, the offset is drawn too.
+  philox_stream rng(seed, plan_stream);
+  const auto draw = [&](index_t bound) {  // uniform in 0..bound-1
+    return bound <= UINT32_MAX ? index_t{rng.below(static_cast<std::uint32_t>(bound))}
+                               : rng.next_u64() % bound;
+  };
+  index_t k = 2;  // always fits: W is prime to 6
+  for (int tries = 0; tries < 64; ++tries) {
+    const index_t c = 2 + draw(w - 3);
+    if (gcd(c, w) == 1 && gcd(c - 1, w) == 1 && gcd(c + 1, w) == 1) {
+      k = c;
+      break;
+    }
+  }
+  const index_t fixed = plan.wide == w - 1 ? w - 1 : 0;
+  const index_t offset = plan.wide == 0 ? draw(w) : fixed;
+  plan.row_class.resize(w);
+  for (index_t a = 0; a < w; ++a)
+    plan.row_class[a] = static_cast<index_t>(
+        (static_cast<unsigned __int128>(k) * ((a + w - fixed) % w) + offset) % w);
+  return plan;
+}
+
+bool lattice_plan_is_valid(const lattice_plan& plan) {
+  const index_t w = plan.classes;
+  if (w == 0 || plan.row_class.size() != w || plan.wide >= std::max<index_t>(w, 1)) return false;
+  if (w == 1) return plan.row_class[0] == 0;
+  std::vector<std::uint8_t> row(w, 0), diag(w, 0), anti(w, 0);
+  for (index_t a = 0; a < w; ++a) {
+    const index_t p = plan.row_class[a];
+    if (p >= w || (a < plan.wide) != (p < plan.wide)) return false;
+    if (row[p]++ || diag[(p + w - a) % w]++ || anti[(p + a) % w]++) return false;
+  }
+  return plan.n % w == plan.wide;
+}
+
+std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
+  const index_t n = plan.n;
+  if (plan.classes == 1) return min_conflicts_memory_bytes(n);  // the board solved whole
+  const index_t m = plan.size(0);                               // the widest class
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned asked = threads ? threads : cores;
+  const std::uint64_t group = group_classes(plan.classes, asked);
+  const std::uint64_t workers = std::min<std::uint64_t>(asked, (plan.classes + group - 1) / group);
+  // Per worker: its group's boards, one search, and the rows and line counts of an unsolved
+  // board's pairs.
+  const std::uint64_t per_worker = group * m * sizeof(row_t) + min_conflicts_memory_bytes(m) +
+                                   6 * (m + 1) * sizeof(std::uint32_t);
+  return n * sizeof(row_t) + workers * per_worker +
+         plan.classes * (sizeof(index_t) + sizeof(std::uint8_t));
+}
+
+solve_result solve_lattice(index_t n, const placement_settings& settings,
+                           const progress_fn& progress, index_t sub_board) {
+  if (!solution_exists(n)) return {};
+  lattice_plan plan = plan_lattice(n, settings.seed, sub_board);
+  if (plan.classes == 1) {  // too small to split: the board is one class
+    min_conflicts_settings mc;
+    mc.seed = settings.seed;
+    mc.limits = settings.limits;
+    return solve_min_conflicts(n, mc, progress);
+  }
+  return lattice_run(n, settings, progress, std::move(plan)).run();
+}
+
+}  // namespace nq

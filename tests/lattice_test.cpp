@@ -1,0 +1,168 @@
+// The lattice solver (src/cpu/lattice.cpp): its plans, its boards against an independent check,
+// the same board for every thread count, and its limits.
+
+#include "nqueens/lattice.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <numeric>
+
+#include "board_oracles.hpp"
+#include "placement_oracle.hpp"
+
+namespace nq {
+namespace {
+
+bool prime_to_6(index_t w) { return w % 2 != 0 && w % 3 != 0; }
+
+placement_settings with(std::uint64_t seed, unsigned threads) {
+  placement_settings settings;
+  settings.seed = seed;
+  settings.threads = threads;
+  return settings;
+}
+
+// Every plan is valid: W = 1, or W prime to 6 dividing n, n - 1 or n + 1, with sub-boards of
+// at least 64 queens and p checked residue by residue; small aims split small boards.
+TEST(Lattice, PlansAreValidSplits) {
+  std::vector<index_t> sizes;
+  for (index_t n = 1; n <= 3000; ++n) sizes.push_back(n);
+  for (const index_t n : {index_t{1} << 20, index_t{1} << 30, index_t{999999937},
+                          index_t{1000000000}, index_t{4000000000}, index_t{4294967295}})
+    sizes.push_back(n);
+  int split = 0;
+  for (const index_t n : sizes)
+    for (const index_t aim : {index_t{0}, index_t{64}, index_t{200}}) {
+      if (n > 3000 && aim != 0) continue;  // W in the millions: slow, and no one's aim
+      const lattice_plan plan = plan_lattice(n, 7, aim);
+      ASSERT_TRUE(lattice_plan_is_valid(plan)) << "n=" << n << " aim " << aim;
+      ASSERT_EQ(plan.n, n);
+      if (plan.classes == 1) continue;
+      ++split;
+      const index_t w = plan.classes;
+      EXPECT_TRUE(prime_to_6(w)) << "n=" << n << " W=" << w;
+      EXPECT_TRUE(n % w == 0 || n % w == 1 || n % w == w - 1) << "n=" << n << " W=" << w;
+      EXPECT_GE(n / w, 64u) << "n=" << n << " W=" << w;
+      index_t columns = 0;
+      for (index_t a = 0; a < w; ++a) columns += plan.size(a);
+      EXPECT_EQ(columns, n) << "n=" << n << " W=" << w;
+    }
+  EXPECT_GT(split, 3000);
+  // Huge boards split near the default aim of 2^16 queens a sub-board.
+  const lattice_plan billion = plan_lattice(1000000000, 1);
+  EXPECT_GT(billion.classes, 1000u);
+  EXPECT_LT(1000000000 / billion.classes, 4 * lattice_default_sub_board);
+}
+
+// A broken plan is refused by the check the solver's plans pass.
+TEST(Lattice, TheValidityCheckRefusesBrokenPlans) {
+  lattice_plan plan = plan_lattice(10000, 3, 64);
+  ASSERT_GT(plan.classes, 1u);
+  ASSERT_TRUE(lattice_plan_is_valid(plan));
+  lattice_plan shared_line = plan;
+  std::iota(shared_line.row_class.begin(), shared_line.row_class.end(), index_t{0});  // p(a) = a
+  EXPECT_FALSE(lattice_plan_is_valid(shared_line));
+  lattice_plan repeated = plan;
+  repeated.row_class[1] = repeated.row_class[0];
+  EXPECT_FALSE(lattice_plan_is_valid(repeated));
+  lattice_plan wrong_n = plan;
+  wrong_n.n += 2;
+  EXPECT_FALSE(lattice_plan_is_valid(wrong_n));
+}
+
+// The boards are solutions by an independent O(n) check, and every column of class a sits on
+// a row of class p(a): the split is the one planned.
+TEST(Lattice, SolvesEveryBoardOnItsPlannedRows) {
+  std::vector<index_t> sizes;
+  for (index_t n = 1; n <= 130; ++n) sizes.push_back(n);
+  for (index_t n = 300; n <= 4000; n += 293) sizes.push_back(n);
+  for (const index_t n : {index_t{4096}, index_t{10001}, index_t{65535}, index_t{100000}})
+    sizes.push_back(n);
+  for (const index_t n : sizes)
+    for (const index_t aim : {index_t{0}, index_t{64}}) {
+      const solve_result r = solve_lattice(n, with(n, 2), {}, aim);
+      if (n == 2 || n == 3) {
+        EXPECT_FALSE(r.solved);
+        EXPECT_TRUE(r.queen_row.empty());
+        continue;
+      }
+      ASSERT_TRUE(r.solved) << "n=" << n << " aim " << aim;
+      ASSERT_TRUE(test::is_solution(r.queen_row)) << "n=" << n << " aim " << aim;
+      EXPECT_EQ(r.conflicts, 0u);
+      const lattice_plan plan = plan_lattice(n, n, aim);
+      for (index_t c = 0; c < n; ++c)
+        ASSERT_EQ(r.queen_row[c] % plan.classes, plan.row_class[c % plan.classes])
+            << "n=" << n << " column " << c;
+    }
+}
+
+// The board depends on (seed, n) alone: threads 1..8 give it, and another seed another board.
+TEST(Lattice, TheSameBoardForEveryThreadCount) {
+  for (const index_t n : {index_t{5000}, index_t{50000}}) {
+    const solve_result one = solve_lattice(n, with(11, 1), {}, 256);
+    ASSERT_TRUE(one.solved);
+    for (unsigned threads = 2; threads <= 8; ++threads) {
+      const solve_result many = solve_lattice(n, with(11, threads), {}, 256);
+      EXPECT_EQ(many.queen_row, one.queen_row) << "n=" << n << " threads " << threads;
+      EXPECT_EQ(many.steps, one.steps);
+    }
+    EXPECT_NE(solve_lattice(n, with(12, 2), {}, 256).queen_row, one.queen_row);
+  }
+}
+
+// A step limit bounds each sub-board: too few steps leave the board unsolved, a permutation
+// whose pairs are counted exactly; the same limit gives the same board on any thread count.
+TEST(Lattice, AStepLimitLeavesAnExactlyCountedPermutation) {
+  placement_settings settings = with(5, 1);
+  settings.limits.max_steps = 50;
+  const solve_result one = solve_lattice(20000, settings, {}, 200);
+  EXPECT_FALSE(one.solved);
+  ASSERT_TRUE(test::is_permutation(one.queen_row));
+  EXPECT_EQ(one.conflicts, test::brute_force_pairs(one.queen_row));
+  EXPECT_GT(one.conflicts, 0u);
+  settings.threads = 3;
+  const solve_result three = solve_lattice(20000, settings, {}, 200);
+  EXPECT_EQ(three.queen_row, one.queen_row);
+  EXPECT_EQ(three.conflicts, one.conflicts);
+}
+
+// A stop raised before the start leaves every sub-board's rows in order (each class's queens
+// on one diagonal), counted exactly; a time limit ends the run unsolved or solved, never
+// invalid.
+TEST(Lattice, AStopOrATimeLimitEndsTheRunWithItsBoard) {
+  std::atomic<bool> stop{true};
+  placement_settings settings = with(3, 2);
+  settings.limits.stop = &stop;
+  const solve_result stopped = solve_lattice(30000, settings, {}, 300);
+  EXPECT_FALSE(stopped.solved);
+  EXPECT_EQ(stopped.steps, 0u);
+  ASSERT_TRUE(test::is_permutation(stopped.queen_row));
+  EXPECT_EQ(stopped.conflicts, test::brute_force_pairs(stopped.queen_row));
+  const lattice_plan plan = plan_lattice(30000, 3, 300);
+  index_t in_order = 0;
+  for (index_t a = 0; a < plan.classes; ++a) in_order += plan.size(a) * (plan.size(a) - 1) / 2;
+  EXPECT_EQ(stopped.conflicts, in_order);
+
+  placement_settings timed = with(3, 2);
+  timed.limits.time_limit = 1e-9;
+  const solve_result late = solve_lattice(30000, timed, {}, 300);
+  ASSERT_TRUE(test::is_permutation(late.queen_row));
+  EXPECT_EQ(late.conflicts, test::brute_force_pairs(late.queen_row));
+  EXPECT_EQ(late.solved, late.conflicts == 0);
+}
+
+// The memory bound covers the board and each thread's sub-boards: under 5 bytes a queen for
+// 10^9 queens on 2 threads, and the whole board's min-conflicts when it cannot be split.
+TEST(Lattice, MemoryStaysNearFourBytesAQueen) {
+  const lattice_plan billion = plan_lattice(1000000000, 1);
+  const std::uint64_t bytes = lattice_memory_bytes(billion, 2);
+  EXPECT_GE(bytes, 4000000000u);
+  EXPECT_LT(bytes, 4200000000u);
+  const lattice_plan whole = plan_lattice(100, 1);
+  ASSERT_EQ(whole.classes, 1u);
+  EXPECT_GE(lattice_memory_bytes(whole, 2), 400u);
+}
+
+}  // namespace
+}  // namespace nq
