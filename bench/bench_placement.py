@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Times `nqueens solve --algo parallel` for huge N on 1 and 2 (or more) threads, or on the
-GPU: wall time, peak memory of the whole process (bytes per queen) and the solver's own
+"""Times `nqueens solve --algo parallel` (or `--algo lattice`) for huge N on 1 and 2 (or more)
+threads, or on the GPU: wall time, peak memory of the whole process (bytes per queen) and the solver's own
 seconds. One run per case by default (a 10^9 board needs about 5 GB); records the load average,
 since a shared machine's timings depend on it. Appends one JSON record per case to
 bench/results/<date>-huge-boards.jsonl as each case ends, and prints a table.
 
 Usage: bench/bench_placement.py [--binary build/nqueens] [--sizes 1e6,1e7,1e8,1e9]
                                 [--threads 1,2] [--device cpu] [--repeats 1]
+                                [--algo parallel|lattice]
 """
 
 import argparse
@@ -25,8 +26,8 @@ TARGET_SECONDS = {(10**8, 2): 3.0, (10**9, 2): 35.0}
 TARGET_BYTES_PER_QUEEN = 5.0
 
 
-def run_once(binary, n, threads, device, seed):
-    command = [binary, "solve", "-n", str(n), "--algo", "parallel", "--device", device,
+def run_once(binary, algo, n, threads, device, seed):
+    command = [binary, "solve", "-n", str(n), "--algo", algo, "--device", device,
                "--format", "summary", "--seed", str(seed), "-q"]
     if device == "cpu":
         command += ["--threads", str(threads)]
@@ -52,6 +53,7 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--algo", default="parallel", choices=["parallel", "lattice"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output")
     args = parser.parse_args()
@@ -66,11 +68,11 @@ def main():
           f"{'load':>5}")
     for n in sizes:
         for threads in thread_counts:
-            runs = [run_once(args.binary, n, threads, args.device, args.seed)
+            runs = [run_once(args.binary, args.algo, n, threads, args.device, args.seed)
                     for _ in range(args.repeats)]
             wall = statistics.median(r["wall"] for r in runs)
             rss = max(r["rss"] for r in runs)
-            record = dict(machine, benchmark="solve-parallel", n=n, threads=threads or None,
+            record = dict(machine, benchmark="solve-" + args.algo, n=n, threads=threads or None,
                           repeats=args.repeats, wall_median_s=wall,
                           wall_min_s=min(r["wall"] for r in runs),
                           solver_seconds_median=statistics.median(r["solver_seconds"] for r in runs),

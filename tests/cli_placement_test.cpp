@@ -96,6 +96,12 @@ TEST(CliLattice, TheBoardDoesNotDependOnTheThreadsAndVerifies) {
   EXPECT_EQ(one.out, three.out);
   const auto check = test::run_cli(dir, {"verify", "-"}, one.out);
   EXPECT_EQ(check.code, 0) << check.out << check.err;
+  const auto threaded = test::run_cli(dir, {"verify", "--threads", "3", "-"}, one.out);
+  EXPECT_EQ(threaded.code, 0) << threaded.out << threaded.err;
+  EXPECT_EQ(threaded.out, check.out);
+  const auto none = test::run_cli(dir, {"verify", "--threads", "0", "-"}, one.out);
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("--threads"), std::string::npos) << none.err;
   const auto json = test::run_cli(
       dir, {"solve", "-n", "2e5", "--algo", "lattice", "--threads", "2", "-f", "json"});
   ASSERT_EQ(json.code, 0) << json.err;

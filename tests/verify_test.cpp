@@ -63,6 +63,60 @@ TEST(Verify, CountsCrowdedLinesExactly) {
   EXPECT_EQ(verify_board(two_diagonals).conflicts, test::brute_force_pairs(two_diagonals));
 }
 
+/// Pairs of a board of any size by plain 32-bit line counts, and the first column that lands
+/// on an occupied line: an O(n) oracle for boards too big for the brute force.
+std::pair<index_t, index_t> counted_pairs(const std::vector<row_t>& rows) {
+  const index_t n = rows.size();
+  std::vector<std::uint32_t> row(n), diag(2 * n), anti(2 * n);
+  index_t pairs = 0, first = n;
+  for (index_t c = 0; c < n; ++c) {
+    const index_t r = rows[c];
+    const index_t created = row[r]++ + diag[c + n - r]++ + anti[c + r]++;
+    pairs += created;
+    if (created && first == n) first = c;
+  }
+  return {pairs, first};
+}
+
+// From a million queens up the lines are shared out among threads: the report is the same for
+// any number of them, and equals the oracle's, on a solution, a permutation with planted
+// clashes, a random board and one crowded on a few lines.
+TEST(Verify, ThreadsShareTheLinesAndAgree) {
+  const index_t n = (index_t{1} << 20) + 7;
+  std::vector<std::vector<row_t>> boards;
+  std::vector<row_t> solution(n);
+  for (index_t c = 0; c < n; ++c)
+    solution[c] = static_cast<row_t>((2 * c + 1) % n);  // n prime to 6
+  boards.push_back(solution);
+  std::vector<row_t> planted = solution;
+  std::swap(planted[1000], planted[n - 5]);
+  std::swap(planted[77], planted[500000]);
+  boards.push_back(planted);
+  boards.push_back(test::random_board(n, 3));
+  std::vector<row_t> crowded(n);
+  for (index_t c = 0; c < n; ++c) crowded[c] = static_cast<row_t>(c % 3 == 0 ? 5 : c);
+  boards.push_back(crowded);
+  for (std::size_t b = 0; b < boards.size(); ++b) {
+    const auto [pairs, first] = counted_pairs(boards[b]);
+    const verify_report one = verify_board(boards[b], 1);
+    EXPECT_EQ(one.conflicts, pairs) << "board " << b;
+    EXPECT_EQ(one.first_clash ? one.first_clash->col_b : n, first) << "board " << b;
+    for (const unsigned threads : {2u, 3u, 8u}) {
+      const verify_report many = verify_board(boards[b], threads);
+      EXPECT_EQ(many.conflicts, one.conflicts) << "board " << b << " threads " << threads;
+      ASSERT_EQ(many.first_clash.has_value(), one.first_clash.has_value());
+      if (!one.first_clash) continue;
+      EXPECT_EQ(many.first_clash->col_a, one.first_clash->col_a);
+      EXPECT_EQ(many.first_clash->col_b, one.first_clash->col_b);
+      EXPECT_EQ(many.first_clash->kind, one.first_clash->kind);
+    }
+  }
+  EXPECT_TRUE(verify_board(boards[0], 4).valid());
+  std::vector<row_t> off = solution;
+  off[n / 2] = static_cast<row_t>(n);
+  EXPECT_THROW(verify_board(off, 4), std::exception);
+}
+
 TEST(Verify, SingleQueenAndEmptyBoard) {
   EXPECT_TRUE(verify_board(std::vector<row_t>{0}).valid());
   EXPECT_TRUE(verify_board(std::vector<row_t>{}).valid());

@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -93,6 +94,7 @@ int run_verify(int argc, char** argv) {
       ("json", "report as JSON (columns 0-based)")
       ("each", "one board per line (positions or JSON lines, as solutions writes): a report per board; exit 0 when every one is valid")
       ("memory-limit", "refuse boards needing more than this, e.g. 512M (about 9 bytes per queen; default: what is available)", cxxopts::value<std::string>())
+      ("t,threads", "count the lines of a board of a million queens or more on T threads (default: every core); the report does not depend on them", cxxopts::value<std::string>())
       ("h,help", "show this help");
   // clang-format on
   const auto args = parse_command_line(options, argc, argv, "file");
@@ -109,8 +111,15 @@ int run_verify(int argc, char** argv) {
   const std::string source = path == "-" ? "standard input" : path;
   const std::uint64_t max_queens = max_verify_queens(args);
   const bool json = args.count("json") > 0;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (args.count("threads")) {
+    const std::uint64_t asked = parse_positive("--threads", args["threads"].as<std::string>());
+    if (asked > 1024)
+      throw usage_error("--threads must be at most 1024, got " + std::to_string(asked));
+    threads = static_cast<unsigned>(asked);
+  }
   if (!args.count("each")) {
-    const verify_report report = verify_board(read_board(in, format, source, max_queens));
+    const verify_report report = verify_board(read_board(in, format, source, max_queens), threads);
     std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
     return report.valid() ? exit_ok : exit_unsolved;
   }
