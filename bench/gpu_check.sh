@@ -6,7 +6,8 @@
 # fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
 # at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
 # sanitizer.txt, bench.txt (the drivers' output), gpu.jsonl, count-gpu.jsonl and summary.txt.
-# ga-whole-grid: issue 16's shape 2 against the CPU at n = 1000, population 4096.
+# ga-whole-grid: issue 16's shape 2 against the CPU at n = 1000, population 4096; beam-whole-grid:
+# the same for beam (plain and stochastic, n up to 2000 with width 16).
 # The count steps: n = 18, 20, 21 timed, then a SIGINT 3 s into n = 21 (out within 1 s, the
 # resume exact); then --device all (the GPUs and the CPU) timed at 18 and 20, stopped at 21 and
 # resumed on the GPUs, and --devices (bench/count_devices.sh).
@@ -224,6 +225,11 @@ if needs ga-whole-grid ctest-gpu.txt "$gpu_test"; then
   step ga-whole-grid "$cap_grid" ctest-gpu.txt "$gpu_test" \
     '--gtest_filter=*GpuPopulationGrid*'
 fi
+# The same shape for beam: every successor scored by the grid, the beam kept by a Thrust sort
+# (plain) or scan and search (stochastic), against the CPU up to n = 2000 with width 16.
+if needs beam-whole-grid ctest-gpu.txt "$gpu_test"; then
+  step beam-whole-grid "$cap_grid" ctest-gpu.txt "$gpu_test" '--gtest_filter=*GpuBeamGrid*'
+fi
 
 # 4. compute-sanitizer: memcheck without the slow statistics, OEIS and population comparison
 # tests; racecheck and synccheck on the block-collective kernels (chains, ga and beam).
@@ -236,12 +242,13 @@ for tool in memcheck racecheck synccheck; do
   fi
   filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
   filter+=':GpuFrameCount.CountsAnySubset*:Searches/GpuPopulation.Traces*:GpuPopulationControl.*'
-  filter+=':Searches/GpuPopulationGrid.Traces*'
+  filter+=':Searches/GpuPopulationGrid.Traces*:Searches/GpuBeamGrid.Traces*'
   if [[ $tool == memcheck ]]; then
     filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
     filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
     filter+=':GpuDevices.OneTwoOrThree*'
-    filter+=':*GpuPopulationGrid*.MatchesTheCpu*'
+    filter+=':*GpuPopulationGrid*.MatchesTheCpu*:*GpuBeamGrid*.MatchesTheCpu*'
+    filter+=':*GpuBeamGrid*.LargeBoards*'
   fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"

@@ -44,11 +44,11 @@ inline constexpr index_t max_global_chain_n = small_climber_n;
 
 /// @brief How a ga or beam run is laid out on the GPU (the records are the same either way).
 enum class population_shape : std::uint8_t {
-  /// whole_grid for ga when a run's workspace exceeds the 160 KiB of shared memory a block
-  /// takes and a launch holds fewer than 128 runs; else block_per_run.
+  /// whole_grid (ga and beam alike) when a run's block-per-run workspace exceeds the 160 KiB
+  /// of shared memory a block takes and a launch holds fewer than 128 runs; else block_per_run.
   automatic,
   block_per_run,  ///< one block per run, the population in shared memory where it fits
-  whole_grid,     ///< one run at a time, the whole grid on its population (ga; beam: as block)
+  whole_grid,     ///< one run at a time, the whole grid on its population (or beam)
 };
 
 /// @brief How run_thread_chains and run_population_runs run their chains.
@@ -75,11 +75,11 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
 bool has_population_run(const local_search_settings& settings, index_t n);
 
 /// @brief Runs of ga or beam, one GPU block each, the population in shared memory where it
-/// fits: run i, for first <= i < first + count, draws from the streams keyed by (seed, i,
-/// generation, individual) and follows the same NQ_HD step logic as the CPU reference, so its
-/// outcome and best board are the CPU's. `trace` (count = 1 only) receives the CPU's
-/// per-generation rows (step, cost, best and mean fitness). Once `*stop` is set, every run ends
-/// at its next generation, `stopped`.
+/// fits, or one at a time on the whole grid (chain_options::shape): run i, for first <= i < first +
+/// count, draws from the streams keyed by (seed, i, generation, individual) and follows the same
+/// NQ_HD step logic as the CPU reference, so its outcome and best board are the CPU's. `trace`
+/// (count = 1 only) receives the CPU's per-generation rows (step, cost, best and mean fitness).
+/// Once `*stop` is set, every run ends at its next generation, `stopped`.
 std::vector<chain_outcome> run_population_runs(index_t n, const local_search_settings& settings,
                                                std::uint64_t seed, std::uint64_t first,
                                                std::uint64_t count, const chain_options& options,
@@ -100,9 +100,9 @@ struct backend_options {
   std::uint64_t slice_runs = 0;  ///< runs per launch and device-side tally; 0: 2^24
 };
 
-/// @brief The GPU batch backend: thread-per-run chains (see run_thread_chains) and block-per-run
-/// ga and beam (run_population_runs), tallied on the device. Throws cuda_error without a usable
-/// device.
+/// @brief The GPU batch backend: thread-per-run chains (see run_thread_chains) and ga and beam,
+/// block-per-run or whole-grid (run_population_runs), tallied on the device. Throws cuda_error
+/// without a usable device.
 std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options = {});
 
 /// @brief The parallel placement (placement.hpp) on the GPU, one thread per block of columns:

@@ -482,7 +482,12 @@ void launch_population_runs(const population_launch& request, const std::atomic<
              "one launch holds 1..max_population_runs_per_launch runs");
   NQ_EXPECTS(!request.history || job.count == 1, "a history for one run");
   if (whole_grid_population(request)) {
-    for (std::uint64_t slot = 0; slot < job.count; ++slot) run_whole_grid(request, slot, stop);
+    for (std::uint64_t slot = 0; slot < job.count; ++slot) {
+      if (job.settings.algorithm == local_algorithm::ga)
+        run_whole_grid(request, slot, stop);
+      else
+        run_whole_grid_beam(request, slot, stop);
+    }
     return;
   }
   const bool shared = in_shared(job.settings, job.n);

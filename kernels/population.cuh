@@ -45,15 +45,20 @@ std::uint64_t population_run_bytes(const local_search_settings& settings, index_
 /// global scratch, within a budget).
 std::uint64_t max_population_runs_per_launch(const local_search_settings& settings, index_t n);
 
-/// Whether `launch` runs whole-grid (one run at a time, the grid on its population: ga only)
+/// Whether `launch` runs whole-grid (one run at a time, the grid on its population or beam)
 /// rather than one block per run.
 bool whole_grid_population(const population_launch& launch);
 
 /// Runs run job.first + slot of `launch` whole-grid and waits for it: outcome `slot` and, when
 /// job.boards is not null, its best board, exactly as the CPU's genetic_search. The host
-/// checks `*stop` and the time limit after every generation. ga only.
+/// checks `*stop` and the time limit after every generation. ga only (population_grid.cu).
 void run_whole_grid(const population_launch& launch, std::uint64_t slot,
                     const std::atomic<bool>* stop);
+
+/// The same for beam (beam_grid.cu): outcome `slot`, its best board and its history exactly as
+/// the CPU's beam_search of the same (seed, run), plain or stochastic.
+void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
+                         const std::atomic<bool>* stop);
 
 /// Launches `launch` one block per run (on the default stream) and waits for it: outcome i and,
 /// when job.boards is not null, the best board of run job.first + i, exactly as the CPU's

@@ -313,7 +313,9 @@ struct grid_buffers {
 
 bool whole_grid_population(const population_launch& launch) {
   const chain_launch& job = launch.job;
-  if (job.settings.algorithm != local_algorithm::ga) return false;
+  if (job.settings.algorithm != local_algorithm::ga &&
+      job.settings.algorithm != local_algorithm::beam)
+    return false;
   switch (launch.shape) {
     case gpu::population_shape::block_per_run:
       return false;

@@ -11,13 +11,16 @@
 #include "board_oracles.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
+#include "population_grid_checks.hpp"
 
 namespace nq {
 namespace {
 
 using A = local_algorithm;
 using gpu::population_shape;
+using test::cpu_run;
 using test::device_or_host;
+using test::whole_grid;
 
 struct grid_case {
   std::string name;
@@ -55,29 +58,6 @@ std::vector<grid_case> cases() {
   return all;
 }
 
-std::vector<chain_outcome> whole_grid(index_t n, const local_search_settings& settings,
-                                      std::uint64_t seed, std::uint64_t first, std::uint64_t runs,
-                                      std::uint64_t max_steps, std::vector<row_t>* boards,
-                                      std::vector<trace_row>* trace = nullptr,
-                                      const std::atomic<bool>* stop = nullptr,
-                                      double time_limit = 0.0) {
-  gpu::chain_options options;
-  options.max_steps = max_steps;
-  options.time_limit = time_limit;
-  options.shape = population_shape::whole_grid;
-  return gpu::run_population_runs(n, settings, seed, first, runs, options, boards, trace, stop);
-}
-
-chain_outcome cpu_run(local_workspace& cpu, std::uint64_t seed, std::uint64_t stream,
-                      std::uint64_t max_steps, std::vector<trace_row>* trace = nullptr) {
-  local_run run;
-  run.seed = seed;
-  run.stream = stream;
-  run.limits.max_steps = max_steps;
-  if (trace) run.trace = [trace](const trace_row& row) { trace->push_back(row); };
-  return cpu.run(run);
-}
-
 class GpuPopulationGrid : public ::testing::TestWithParam<grid_case> {
  protected:
   void SetUp() override {
@@ -86,48 +66,20 @@ class GpuPopulationGrid : public ::testing::TestWithParam<grid_case> {
 };
 
 TEST_P(GpuPopulationGrid, MatchesTheCpuRunForRun) {
-  const local_search_settings& settings = GetParam().settings;
-  constexpr std::uint64_t seed = 29, first = 1000;
   for (const index_t n : {1, 4, 8, 13, 32, 100}) {
     SCOPED_TRACE("n=" + std::to_string(n));
     const std::uint64_t runs = n >= 32 ? 2 : device_or_host(12, 4);
     const std::uint64_t max_steps = n >= 100 ? 3 : n >= 32 ? 12 : 80;
-    std::vector<row_t> boards;
-    const auto got = whole_grid(n, settings, seed, first, runs, max_steps, &boards);
-    ASSERT_EQ(got.size(), runs);
-    local_workspace cpu(n, settings);
-    for (std::uint64_t i = 0; i < runs; ++i) {
-      const chain_outcome expected = cpu_run(cpu, seed, first + i, max_steps);
-      ASSERT_EQ(got[i].solved, expected.solved) << "run " << i;
-      ASSERT_EQ(got[i].cost, expected.cost) << "run " << i;
-      ASSERT_EQ(got[i].steps, expected.steps) << "run " << i;
-      ASSERT_FALSE(got[i].stopped) << "run " << i;
-      const std::vector<row_t> board(boards.begin() + i * n, boards.begin() + (i + 1) * n);
-      ASSERT_EQ(board, std::vector<row_t>(cpu.board(), cpu.board() + n)) << "run " << i;
-      ASSERT_EQ(test::brute_force_pairs(board), got[i].cost) << "run " << i;
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        test::expect_whole_grid_runs_match_cpu(n, GetParam().settings, 29, 1000, runs, max_steps));
   }
 }
 
 TEST_P(GpuPopulationGrid, TracesTheCpuGenerations) {
-  const local_search_settings& settings = GetParam().settings;
   for (const index_t n : {8, 13}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    constexpr std::uint64_t seed = 5, stream = 17, max_steps = 60;
-    std::vector<trace_row> gpu_trace, cpu_trace;
-    const auto got = whole_grid(n, settings, seed, stream, 1, max_steps, nullptr, &gpu_trace);
-    local_workspace cpu(n, settings);
-    const chain_outcome expected = cpu_run(cpu, seed, stream, max_steps, &cpu_trace);
-    ASSERT_EQ(got[0].steps, expected.steps);
-    ASSERT_EQ(gpu_trace.size(), cpu_trace.size());
-    for (std::size_t g = 0; g < cpu_trace.size(); ++g) {
-      EXPECT_EQ(gpu_trace[g].step, cpu_trace[g].step) << "generation " << g;
-      EXPECT_EQ(gpu_trace[g].cost, cpu_trace[g].cost) << "generation " << g;
-      EXPECT_EQ(gpu_trace[g].best_fitness, cpu_trace[g].best_fitness) << "generation " << g;
-      EXPECT_EQ(gpu_trace[g].mean_fitness, cpu_trace[g].mean_fitness) << "generation " << g;
-    }
-    for (std::size_t g = 0; g + 1 < gpu_trace.size(); ++g) EXPECT_NE(gpu_trace[g].cost, 0u);
-    EXPECT_EQ(got[0].solved, gpu_trace.back().cost == 0);
+    ASSERT_NO_FATAL_FAILURE(
+        test::expect_whole_grid_trace_matches_cpu(n, GetParam().settings, 5, 17, 60));
   }
 }
 
@@ -142,7 +94,7 @@ class GpuPopulationGridControl : public ::testing::Test {
 };
 
 // The automatic shape: whole-grid for ga runs that do not fit in a block's shared memory, when
-// a launch holds few of them; block-per-run otherwise, and always for beam.
+// a launch holds few of them; block-per-run otherwise (beam: gpu_beam_grid_test.cpp).
 TEST_F(GpuPopulationGridControl, TheAutomaticShapeFollowsTheRule) {
   EXPECT_EQ(gpu::resolved_population_shape(ga(4096, false), 1000, 1), population_shape::whole_grid);
   EXPECT_EQ(gpu::resolved_population_shape(ga(300, true), 100, 127), population_shape::whole_grid);
@@ -155,10 +107,6 @@ TEST_F(GpuPopulationGridControl, TheAutomaticShapeFollowsTheRule) {
       population_shape::block_per_run);
   EXPECT_EQ(gpu::resolved_population_shape(ga(16, false), 8, 1, population_shape::whole_grid),
             population_shape::whole_grid);
-  local_search_settings beam;
-  beam.algorithm = A::beam;
-  beam.beam.width = 64;
-  EXPECT_EQ(gpu::resolved_population_shape(beam, 200, 1), population_shape::block_per_run);
 }
 
 // The GPU backend says which shape a batch's ga or beam runs take (batch's JSON "layout").
