@@ -40,7 +40,7 @@ struct beam_run {
   index_t n;
   std::uint32_t width;
   std::uint64_t per_state;   // n(n-1) successors of each state
-  std::uint64_t successors;  // width * per_state: past 2^32 for wide beams on large boards
+  std::uint64_t successors;  // width * per_state: at most about 2^27 (has_population_run's cap)
   std::uint64_t seed, run;
   row_t* queen_row[2];     // width * n each: the present beam and the next
   count_t* lines[2];       // width * (5n - 2) each
