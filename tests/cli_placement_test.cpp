@@ -125,6 +125,22 @@ TEST(CliLattice, AStepLimitLeavesCountedPairsAndTheGpuIsRefused) {
       test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "gpu"});
   EXPECT_EQ(gpu.code, 2);
   EXPECT_NE(gpu.err.find("lattice runs on CPU threads only"), std::string::npos) << gpu.err;
+  EXPECT_FALSE(j.contains("unplaced"));
+  // Unsplit (n = 100): the pairs are still counted, and the step limit named per sub-board.
+  const auto small = test::run_cli(
+      dir, {"solve", "-n", "100", "--algo", "lattice", "--max-steps", "10", "-f", "json"});
+  EXPECT_EQ(small.code, 1) << small.err;
+  const auto k = nlohmann::json::parse(small.out);
+  EXPECT_GT(k["conflicts"].get<long long>(), 0);
+  EXPECT_FALSE(k.contains("unplaced"));
+  EXPECT_NE(small.err.find("a sub-board reached the step limit"), std::string::npos) << small.err;
+  const auto timed = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--time-limit", "0.000001", "-f", "json"});
+  EXPECT_EQ(timed.code, 1) << timed.err;
+  EXPECT_NE(timed.err.find("within the time limit"), std::string::npos) << timed.err;
+  const auto traced = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "cpu", "--trace", "t.csv"});
+  EXPECT_EQ(traced.code, 2);
   const auto listed = test::run_cli(dir, {"algorithms"});
   EXPECT_NE(listed.out.find("lattice"), std::string::npos) << listed.out;
 }

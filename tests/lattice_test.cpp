@@ -8,7 +8,6 @@
 #include <atomic>
 #include <numeric>
 
-#include "board_oracles.hpp"
 #include "placement_oracle.hpp"
 
 namespace nq {
@@ -66,9 +65,31 @@ TEST(Lattice, TheValidityCheckRefusesBrokenPlans) {
   lattice_plan repeated = plan;
   repeated.row_class[1] = repeated.row_class[0];
   EXPECT_FALSE(lattice_plan_is_valid(repeated));
+  lattice_plan anti_only = plan;  // p(a) = -a: diagonals apart, every antidiagonal one class
+  for (index_t a = 0; a < plan.classes; ++a)
+    anti_only.row_class[a] = (plan.classes - a) % plan.classes;
+  EXPECT_FALSE(lattice_plan_is_valid(anti_only));
   lattice_plan wrong_n = plan;
   wrong_n.n += 2;
   EXPECT_FALSE(lattice_plan_is_valid(wrong_n));
+}
+
+// The class with a queen more (n = mW + 1) must keep rows of its own size: a plan that moves
+// it is refused even when p is otherwise a torus solution.
+TEST(Lattice, TheValidityCheckKeepsTheOddClassInPlace) {
+  index_t n = 0;
+  lattice_plan plan;
+  for (n = 10001; plan.wide != 1; ++n) plan = plan_lattice(n, 3, 64);
+  ASSERT_TRUE(lattice_plan_is_valid(plan));
+  for (index_t k = 2; k + 1 < plan.classes; ++k) {  // p(a) = k (a - 1) mod W: a torus solution
+    lattice_plan moved = plan;
+    for (index_t a = 0; a < plan.classes; ++a)
+      moved.row_class[a] = k * ((a + plan.classes - 1) % plan.classes) % plan.classes;
+    if (moved.row_class[0] == 0) continue;
+    EXPECT_FALSE(lattice_plan_is_valid(moved)) << "n=" << n - 1 << " k=" << k;
+    return;
+  }
+  FAIL() << "no moved plan tried";
 }
 
 // The boards are solutions by an independent O(n) check, and every column of class a sits on
@@ -119,7 +140,7 @@ TEST(Lattice, AStepLimitLeavesAnExactlyCountedPermutation) {
   const solve_result one = solve_lattice(20000, settings, {}, 200);
   EXPECT_FALSE(one.solved);
   ASSERT_TRUE(test::is_permutation(one.queen_row));
-  EXPECT_EQ(one.conflicts, test::brute_force_pairs(one.queen_row));
+  EXPECT_EQ(one.conflicts, test::pairs_by_lines(one.queen_row));
   EXPECT_GT(one.conflicts, 0u);
   settings.threads = 3;
   const solve_result three = solve_lattice(20000, settings, {}, 200);
@@ -138,7 +159,7 @@ TEST(Lattice, AStopOrATimeLimitEndsTheRunWithItsBoard) {
   EXPECT_FALSE(stopped.solved);
   EXPECT_EQ(stopped.steps, 0u);
   ASSERT_TRUE(test::is_permutation(stopped.queen_row));
-  EXPECT_EQ(stopped.conflicts, test::brute_force_pairs(stopped.queen_row));
+  EXPECT_EQ(stopped.conflicts, test::pairs_by_lines(stopped.queen_row));
   const lattice_plan plan = plan_lattice(30000, 3, 300);
   index_t in_order = 0;
   for (index_t a = 0; a < plan.classes; ++a) in_order += plan.size(a) * (plan.size(a) - 1) / 2;
@@ -148,8 +169,38 @@ TEST(Lattice, AStopOrATimeLimitEndsTheRunWithItsBoard) {
   timed.limits.time_limit = 1e-9;
   const solve_result late = solve_lattice(30000, timed, {}, 300);
   ASSERT_TRUE(test::is_permutation(late.queen_row));
-  EXPECT_EQ(late.conflicts, test::brute_force_pairs(late.queen_row));
+  EXPECT_EQ(late.conflicts, test::pairs_by_lines(late.queen_row));
   EXPECT_EQ(late.solved, late.conflicts == 0);
+}
+
+// A stop raised part-way (after the first group is written) leaves a mix of solved, stopped
+// and unstarted sub-boards: a permutation whose pairs are counted exactly.
+TEST(Lattice, AStopPartWayCountsEverySubBoardsPairs) {
+  std::atomic<bool> stop{false};
+  placement_settings settings = with(8, 1);
+  settings.limits.stop = &stop;
+  const solve_result r = solve_lattice(
+      200000, settings, [&](const solve_progress&) { stop.store(true); }, 300);
+  EXPECT_FALSE(r.solved);
+  EXPECT_GT(r.steps, 0u);
+  ASSERT_TRUE(test::is_permutation(r.queen_row));
+  EXPECT_EQ(r.conflicts, test::pairs_by_lines(r.queen_row));
+  EXPECT_GT(r.conflicts, 0u);
+  EXPECT_EQ(r.unplaced, 0u);
+}
+
+// With no split (n under 320, W = 1), a limit still leaves a whole board with its pairs
+// counted, never queens `unplaced`.
+TEST(Lattice, AnUnsplitBoardStoppedByALimitCountsItsPairs) {
+  ASSERT_EQ(plan_lattice(100, 1).classes, 1u);
+  placement_settings settings = with(1, 2);
+  settings.limits.max_steps = 10;
+  const solve_result r = solve_lattice(100, settings);
+  EXPECT_FALSE(r.solved);
+  EXPECT_EQ(r.unplaced, 0u);
+  ASSERT_TRUE(test::is_permutation(r.queen_row));
+  EXPECT_EQ(r.conflicts, test::pairs_by_lines(r.queen_row));
+  EXPECT_GT(r.conflicts, 0u);
 }
 
 // The memory bound covers the board and each thread's sub-boards: under 5 bytes a queen for

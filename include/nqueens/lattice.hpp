@@ -41,7 +41,7 @@ struct lattice_plan {
 
 /// @brief The split of n queens for `seed`: W as above, with sub-boards nearest sub_board
 /// queens (0 means lattice_default_sub_board) on a log scale, and k (and b0, when every class
-/// has the same size) drawn from the seed; W = 1 when no W fits.
+/// has the same size) drawn from the seed; W = 1 when no W fits. Precondition: 1 <= n <= max_n.
 lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board = 0);
 
 /// @brief Whether `plan` is a valid split: p is a permutation, maps the wide classes onto
@@ -56,8 +56,8 @@ std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads);
 /// n = 2 and 3 return unsolved at once. The board depends on (seed, n, sub_board) alone.
 /// Steps and restarts add up those of the sub-boards; --max-steps bounds each sub-board's own.
 /// A run a limit or stop ends returns the whole board it holds (sub-boards never started keep
-/// rows in order) with its attacking pairs counted exactly. Throws std::bad_alloc when memory
-/// runs out.
+/// rows in order) with its attacking pairs counted exactly, split or not (`unplaced` stays 0).
+/// Throws std::bad_alloc when memory runs out.
 solve_result solve_lattice(index_t n, const placement_settings& settings,
                            const progress_fn& progress = {}, index_t sub_board = 0);
 

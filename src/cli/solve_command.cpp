@@ -178,7 +178,14 @@ solve_request parse_request(int argc, char** argv) {
     request.device = parse_device(args["device"].as<std::string>());
     if (is_lattice(request) && request.device == "gpu")
       throw usage_error("lattice runs on CPU threads only (the GPU runs --algo parallel)");
-    return request;  // parallel takes no chain options: --chains and --chain were refused above
+    // parallel and lattice take no chain options and write no trace.
+    for (const char* option : {"chains", "chain"})
+      if (args.count(option))
+        throw usage_error(std::string("--") + option +
+                          " applies to the local-search algorithms (not " + request.algorithm +
+                          ")");
+    if (args.count("trace")) throw no_trace(request);
+    return request;
   }
   for (const char* option : {"chains", "chain", "device"})
     if (args.count(option) && !is_chain(request))
@@ -449,6 +456,12 @@ std::string failure_reason(const solve_request& request, const solve_result& res
   std::uint64_t max_steps = lim.max_steps;
   if (!max_steps && request.local) max_steps = default_max_steps(*request.local);
   const std::string steps = count_of(result.steps, "step");
+  // lattice adds up its sub-boards' steps, each bounded by --max-steps on its own: the time
+  // limit is asked first, and the step limit is named per sub-board.
+  if (is_lattice(request) && lim.time_limit > 0 && result.seconds >= lim.time_limit) max_steps = 0;
+  if (is_lattice(request) && max_steps)
+    return "no solution found: a sub-board reached the step limit (" + count_of(max_steps, "step") +
+           " each; " + steps + " in all)";
   if (max_steps && result.steps >= max_steps)
     return "no solution found within the step limit (" + steps +
            (lim.max_steps ? "" : ", the algorithm's default; see --max-steps") + ")";

@@ -13,8 +13,10 @@
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
 #include "nqueens/rng.hpp"
+#include "nqueens/verify.hpp"
 
 namespace nq {
 namespace {
@@ -47,17 +49,8 @@ void for_each_divisor(std::uint64_t x, F f) {
     }
 }
 
-/// Attacking pairs of a permutation-or-not board of m queens.
-index_t pairs_of(const std::vector<row_t>& rows) {
-  const index_t m = rows.size();
-  std::vector<std::uint32_t> row(m, 0), diag(2 * m, 0), anti(2 * m, 0);
-  index_t pairs = 0;
-  for (index_t i = 0; i < m; ++i) {
-    const index_t j = rows[i];
-    pairs += row[j]++ + diag[j + m - i]++ + anti[i + j]++;
-  }
-  return pairs;
-}
+/// Attacking pairs of a sub-board (byte line counts, as verify's: 5 bytes a queen).
+index_t pairs_of(const std::vector<row_t>& rows) { return verify_board(rows).conflicts; }
 
 /// One run of the lattice: the plan, the board, and what the workers found.
 class lattice_run {
@@ -92,7 +85,7 @@ class lattice_run {
     // Groups a stop left unstarted keep their classes' rows in order.
     for (index_t g = 0; g < groups_; ++g)
       if (!done[g]) write_group(g, {});
-    result_.solved = unsolved_ == 0 && result_.conflicts == 0;
+    result_.solved = result_.conflicts == 0;  // counted exactly, over every class
     result_.seconds = clock_.seconds();
     return std::move(result_);
   }
@@ -178,6 +171,7 @@ class lattice_run {
 }  // namespace
 
 lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board) {
+  NQ_EXPECTS(n >= 1 && n <= max_n, "the lattice takes 1 to 4294967295 queens");
   lattice_plan plan;
   plan.n = n;
   plan.row_class = {0};
@@ -238,16 +232,17 @@ bool lattice_plan_is_valid(const lattice_plan& plan) {
 
 std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
   const index_t n = plan.n;
-  if (plan.classes == 1) return min_conflicts_memory_bytes(n);  // the board solved whole
-  const index_t m = plan.size(0);                               // the widest class
+  // The board solved whole, then its pairs counted when a limit stopped it.
+  if (plan.classes == 1) return min_conflicts_memory_bytes(n) + verify_memory_bytes(n);
+  const index_t m = plan.size(0);  // the widest class
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned asked = threads ? threads : cores;
   const std::uint64_t group = group_classes(plan.classes, asked);
   const std::uint64_t workers = std::min<std::uint64_t>(asked, (plan.classes + group - 1) / group);
   // Per worker: its group's boards, one search, and the rows and line counts of an unsolved
   // board's pairs.
-  const std::uint64_t per_worker = group * m * sizeof(row_t) + min_conflicts_memory_bytes(m) +
-                                   6 * (m + 1) * sizeof(std::uint32_t);
+  const std::uint64_t per_worker =
+      group * m * sizeof(row_t) + min_conflicts_memory_bytes(m) + verify_memory_bytes(m);
   return n * sizeof(row_t) + workers * per_worker +
          plan.classes * (sizeof(index_t) + sizeof(std::uint8_t));
 }
@@ -256,11 +251,16 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
                            const progress_fn& progress, index_t sub_board) {
   if (!solution_exists(n)) return {};
   lattice_plan plan = plan_lattice(n, settings.seed, sub_board);
-  if (plan.classes == 1) {  // too small to split: the board is one class
+  if (plan.classes == 1) {  // no split fits: the board is one class
     min_conflicts_settings mc;
     mc.seed = settings.seed;
     mc.limits = settings.limits;
-    return solve_min_conflicts(n, mc, progress);
+    solve_result result = solve_min_conflicts(n, mc, progress);
+    if (!result.solved) {  // pairs counted exactly, as on the split path, never `unplaced`
+      result.conflicts = verify_board(result.queen_row, settings.threads).conflicts;
+      result.unplaced = 0;
+    }
+    return result;
   }
   return lattice_run(n, settings, progress, std::move(plan)).run();
 }
