@@ -2,13 +2,13 @@
 // temporaries, and output that cannot be written is an error (exit 3).
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
@@ -205,17 +205,51 @@ TEST(CliInterruptedSolve, WritesTheBoardItHolds) {
   EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
 }
 
+// SIGTERM (as Ctrl-C) stops every chain of --chains; the chain holding the fewest attacking pairs
+// is kept, its board written whole, and its trace (the chain run alone, as far as it went) ends on
+// the step it reached. The signal may come as soon as the output's temporary exists.
+TEST(CliInterruptedSolve, ChainsWriteTheBestBoardTheyHold) {
+  scratch_dir dir;
+  cli_process run(dir, {"solve", "-n", "200", "--algo", "ga", "--chains", "3", "--max-steps", "1e9",
+                        "-q", "-f", "json", "-o", "out.json", "--trace", "trace.csv"});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (temporaries(dir) < 2 && !run.finished() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(temporaries(dir), 2u) << "no temporaries appeared";
+  run.kill(SIGTERM);
+  const auto r = run.wait();
+  ASSERT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted after"), std::string::npos) << r.err;
+  EXPECT_EQ(temporaries(dir), 0u);
+  const auto record = nlohmann::json::parse(test::slurp(dir / "out.json"));
+  EXPECT_EQ(record["solved"], false);
+  EXPECT_EQ(record["chains"], 3);
+  EXPECT_LT(record["chain"].get<int>(), 3);
+  ASSERT_EQ(record["rows"].size(), 200u);
+  const auto check = run_cli(dir, {"verify", "--json", "out.json"});
+  EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
+  const std::string trace = test::slurp(dir / "trace.csv");
+  EXPECT_EQ(test::count_lines(trace), record["steps"].get<std::size_t>() + 2);  // header, start
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Commands, CliInterrupted,
     ::testing::Values(
         interrupted_run{"solve_output",
                         {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15", "-q",
                          "-o", "out.txt"},
-                        SIGINT, "out.txt"},
+                        SIGINT,
+                        "out.txt"},
         interrupted_run{"solve_trace",
                         {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15", "-q",
                          "--trace", "trace.csv"},
-                        SIGTERM, "trace.csv"},
+                        SIGTERM,
+                        "trace.csv"},
+        interrupted_run{"solve_chains_output",
+                        {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15",
+                         "--chains", "3", "-q", "-o", "out.txt"},
+                        SIGTERM,
+                        "out.txt"},
         interrupted_run{"batch_output_and_runs_csv",
                         {"batch", "-n", "2000", "--algo", "random", "--runs", "1e9", "--max-steps",
                          "1e15", "-t", "1", "-q", "-o", "out.txt", "--runs-csv", "runs.csv"},

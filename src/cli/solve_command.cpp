@@ -465,6 +465,15 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   // The shell shows the board itself; it writes the result only when asked to.
   const bool write = !shell || request.format_given;
   if (exists) check_memory(request);
+  // Ctrl-C or a polite kill stops the run (every chain of --chains) where it stands, as a
+  // limit would, and the board it holds (the best a chain holds) is written. The shell keeps
+  // its own handling of the terminal. Set before the outputs are opened: a signal that comes once
+  // their temporaries exist stops the run, never the process.
+  const bool stoppable = exists && !shell;
+  if (stoppable) {
+    request.limits.stop = &interrupted;
+    stop_on_signal(&interrupted);
+  }
   // Board formats have no board to show when none exists, so no file is created for them.
   std::optional<output_target> output;
   if (write && (record || exists)) output.emplace(request.output);
@@ -472,14 +481,6 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
   solve_result result;
   chain_report report;
-  // Ctrl-C or a polite kill stops the run (every chain of --chains) where it stands, as a
-  // limit would, and the board it holds (the best a chain holds) is written. The shell keeps
-  // its own handling of the terminal.
-  const bool stoppable = exists && !shell;
-  if (stoppable) {
-    request.limits.stop = &interrupted;
-    stop_on_signal(&interrupted);
-  }
   if (exists && request.chains) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
   } else if (exists && is_parallel(request)) {
