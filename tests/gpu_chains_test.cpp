@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "algorithm_label.hpp"
 #include "kernel_tests.hpp"
@@ -293,6 +294,60 @@ INSTANTIATE_TEST_SUITE_P(Kept, GpuSolveChains,
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// A stop ends a batch with the statistics of runs 0..k-1, every one finished and each the CPU's
+// record: the runs the stop cut short, or kept from starting, are left out, on both backends.
+TEST(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::sa;
+  constexpr index_t n = 10;
+  constexpr std::uint64_t seed = 8;
+  const auto gpu_backend = gpu::make_gpu_backend({.slice_runs = 64});
+  const auto cpu_backend = make_cpu_backend(2);
+  for (batch_backend* backend : {gpu_backend.get(), cpu_backend.get()}) {
+    std::atomic<bool> stop{false};
+    std::vector<chain_outcome> records;
+    batch_settings b;
+    b.runs = 100'000'000;  // far more than run before the stop
+    b.seed = seed;
+    b.limits.stop = &stop;
+    // The first report of runs finished raises the stop: on the GPU after the first launch of
+    // 64, on the CPU a quarter of a second in, with runs in flight.
+    b.progress = [&](std::uint64_t, double) { stop = true; };
+    b.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+      ASSERT_EQ(first, records.size());
+      records.insert(records.end(), runs.begin(), runs.end());
+    };
+    const batch_stats stats = run_batch(n, settings, b, *backend);
+    const std::string device(backend->device());
+    EXPECT_TRUE(stats.interrupted) << device;
+    ASSERT_GT(stats.runs, 0u) << device;
+    ASSERT_LT(stats.runs, records.size()) << device;
+    if (device == "gpu") {
+      EXPECT_EQ(stats.runs, 64u);
+    }
+    EXPECT_TRUE(records[stats.runs].interrupted) << device;
+    local_workspace cpu(n, settings);
+    std::uint64_t solved = 0, failed_steps = 0;
+    for (std::uint64_t i = 0; i < stats.runs; ++i) {
+      local_run run;
+      run.seed = seed;
+      run.stream = i;
+      const chain_outcome expected = cpu.run(run);
+      ASSERT_FALSE(records[i].interrupted) << device << " run " << i;
+      ASSERT_EQ(records[i].solved, expected.solved) << device << " run " << i;
+      ASSERT_EQ(records[i].steps, expected.steps) << device << " run " << i;
+      solved += expected.solved;
+      if (!expected.solved) failed_steps += expected.steps;
+    }
+    EXPECT_EQ(stats.solved, solved) << device;
+    EXPECT_EQ(stats.failure.runs, stats.runs - solved) << device;
+    EXPECT_DOUBLE_EQ(stats.failure.mean * static_cast<double>(stats.failure.runs),
+                     static_cast<double>(failed_steps))
+        << device;
+  }
+}
 
 // Checked before any device work, so it holds on machines without a GPU too.
 TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
