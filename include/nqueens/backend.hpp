@@ -78,9 +78,9 @@ class batch_backend {
   /// records in run order (records->size() becomes job.count) and, when `boards` is not null
   /// too, their final boards, n rows a run (those of a run that never started are unspecified).
   /// Once `*job.limits.stop` is set, the runs end at their next check and no more start; a run
-  /// then recorded `stopped`, or never started, is recorded `interrupted` (never started: cost
-  /// 0, unsolved). `progress` (may be empty) hears the runs finished so far, from the calling
-  /// thread, a few times a second.
+  /// that ends unsolved once it is set (the stop may have cut it short), or never starts, is
+  /// recorded `interrupted` (never started: cost 0, unsolved). `progress` (may be empty) hears the
+  /// runs finished so far, from the calling thread, a few times a second.
   virtual void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
                    const std::function<void(std::uint64_t done)>& progress,
                    std::vector<row_t>* boards) = 0;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "cli/backend_choice.hpp"
@@ -357,14 +358,20 @@ int run_batch_command(int argc, char** argv) {
   // open, so that a signal that comes once their temporaries exist stops the batch.
   batch_request stoppable = request;
   stoppable.batch.limits.stop = &interrupted;
+  interrupted.store(false);  // the shell runs one batch after another
   stop_on_signal(&interrupted);
+  // From the end of the runs on (or an error), a signal ends the process again.
+  struct signal_ends_process {
+    ~signal_ends_process() { remove_temp_files_on_signal(); }
+  };
+  std::optional<signal_ends_process> restore(std::in_place);
   output_target output(request.output);
   std::optional<runs_csv_writer> csv;
   if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
   nlohmann::ordered_json records;
   std::string text;
   run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
-  remove_temp_files_on_signal();  // from here on, a signal ends the process
+  restore.reset();
   output.sink().write(!request.json        ? text
                       : records.is_array() ? records.dump(2) + "\n"
                                            : records.dump() + "\n");
