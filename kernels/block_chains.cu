@@ -38,8 +38,10 @@ struct block_climb {
   /// Thread 0, after each step and restart: whether the run must stop. Checked every 1024
   /// calls, counting the start, as the CPU's observer checks (local_search.cpp).
   NQ_HD bool must_stop(climb_state& s, std::uint64_t run) const {
+    if (job.trace) record_trace_row(job, {s.steps, s.restarts, s.cost, -1.0});
     if (++s.calls % 1024 != 0) return false;
     if (job.first_solved && load_relaxed(job.first_solved) < run) return true;
+    if (job.stop && read_flag(job.stop)) return true;
     return job.time_limit_ns != 0 && clock_ns() - s.start_ns >= job.time_limit_ns;
   }
 
@@ -70,6 +72,7 @@ struct block_climb {
       s.calls = 1;
       s.start_ns = job.time_limit_ns ? clock_ns() : 0;
       s.cost = s.stopped ? 1 : random_board(b, rng);
+      if (job.trace && !s.stopped) record_trace_row(job, {0, 0, s.cost, -1.0});
     });
     started = !s.stopped;
 

@@ -2,6 +2,9 @@
 // reference, from the same Philox stream. Up to 32 queens the board and its lines sit in the
 // thread's local memory; above, in a slice of global scratch per thread.
 
+#include <chrono>
+#include <thread>
+
 #include "kernels/block_chains.cuh"
 #include "kernels/chains.cuh"
 #include "kernels/device_ops.cuh"
@@ -22,15 +25,16 @@ using A = local_algorithm;
 /// Stops a chain at its time limit, or once a lower-numbered run has solved (solve --chains),
 /// checked every 1024 observer calls as the CPU reference does.
 struct device_observer {
-  const unsigned long long* first_solved;  // null: no race
+  const chain_launch* job;
   std::uint64_t run;
-  std::uint64_t time_limit_ns;  // 0: none
   std::uint64_t start_ns;
   std::uint32_t calls = 0;
-  NQ_HD bool operator()(const chain_state&) {
+  NQ_HD bool operator()(const chain_state& state) {
+    if (job->trace) record_trace_row(*job, state);
     if (++calls % check_every != 0) return true;
-    if (first_solved && load_relaxed(first_solved) < run) return false;
-    return time_limit_ns == 0 || clock_ns() - start_ns < time_limit_ns;
+    if (job->first_solved && load_relaxed(job->first_solved) < run) return false;
+    if (job->stop && read_flag(job->stop)) return false;
+    return job->time_limit_ns == 0 || clock_ns() - start_ns < job->time_limit_ns;
   }
 };
 
@@ -47,8 +51,7 @@ NQ_HD void run_and_store(climber_view<std::int16_t> b, std::uint32_t* order,
     return;
   }
   philox_stream rng(job.seed, run);
-  const device_observer observe{job.first_solved, run, job.time_limit_ns,
-                                job.time_limit_ns ? clock_ns() : 0};
+  const device_observer observe{&job, run, job.time_limit_ns ? clock_ns() : 0};
   out = run_chain_of<Algorithm>(b, order, rng, job.settings, true, job.max_steps, observe);
   if (job.first_solved && out.solved)
     atomic_min(job.first_solved, static_cast<unsigned long long>(run));
@@ -91,8 +94,20 @@ struct scratch_chains {
   }
 };
 
+/// Waits for the default stream, raising `flag` once `*stop` is set (without stop: waits).
+void wait_raising(const std::atomic<bool>* stop, unsigned* flag) {
+  for (bool raised = false; stop && !stream_idle();) {
+    if (!raised && stop->load(std::memory_order_relaxed)) {
+      raise_flag(flag);
+      raised = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  synchronize();
+}
+
 template <A Algorithm>
-void launch(const chain_launch& job) {
+void launch(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {
   const unsigned blocks = grid_size(job.count, chain_block, max_grid_blocks);
   if (job.n <= gpu::max_thread_chain_n) {
     launch_threads("local_chains", blocks, chain_block, local_chains<Algorithm>{job});
@@ -102,37 +117,19 @@ void launch(const chain_launch& job) {
     device_buffer<unsigned char> scratch(job.count * scratch_per_chain(job.n));
     launch_threads("scratch_chains", blocks, chain_block,
                    scratch_chains<Algorithm>{job, scratch.data()});
-    synchronize();  // before the scratch is freed
+    wait_raising(stop, flag);  // before the scratch is freed
   }
 }
 
-}  // namespace
-
-bool has_thread_chain(const local_search_settings& settings, index_t n) {
-  const A a = settings.algorithm;
-  if (!is_single_chain(a) || n < 1) return false;
-  return n <= gpu::max_thread_chain_n || (a != A::first_choice && n <= gpu::max_global_chain_n);
-}
-
-std::uint64_t max_chains_per_launch(index_t n) {
-  constexpr std::uint64_t most = std::uint64_t{1} << 24;
-  constexpr std::uint64_t scratch_budget = std::uint64_t{2} << 30;  // bytes of boards in flight
-  if (n <= gpu::max_thread_chain_n) return most;
-  return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
-}
-
-void launch_thread_chains(const chain_launch& job) {
-  NQ_EXPECTS(has_thread_chain(job.settings, job.n), "a chain the kernels run");
-  NQ_EXPECTS(job.count >= 1 && job.count <= max_chains_per_launch(job.n),
-             "one launch holds 1..max_chains_per_launch runs");
+void launch_chains_of(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {
   if (has_block_chain(job.settings.algorithm, job.n)) {
     launch_block_chains(job);
     return;
   }
   switch (job.settings.algorithm) {
-#define NQ_CHAIN_CASE(name) \
-  case A::name:             \
-    launch<A::name>(job);   \
+#define NQ_CHAIN_CASE(name)           \
+  case A::name:                       \
+    launch<A::name>(job, stop, flag); \
     break;
     NQ_CHAIN_CASE(hc)
     NQ_CHAIN_CASE(hc_sideways)
@@ -152,6 +149,34 @@ void launch_thread_chains(const chain_launch& job) {
   }
 }
 
+}  // namespace
+
+bool has_thread_chain(const local_search_settings& settings, index_t n) {
+  const A a = settings.algorithm;
+  if (!is_single_chain(a) || n < 1) return false;
+  return n <= gpu::max_thread_chain_n || (a != A::first_choice && n <= gpu::max_global_chain_n);
+}
+
+std::uint64_t max_chains_per_launch(index_t n) {
+  constexpr std::uint64_t most = std::uint64_t{1} << 24;
+  constexpr std::uint64_t scratch_budget = std::uint64_t{2} << 30;  // bytes of boards in flight
+  if (n <= gpu::max_thread_chain_n) return most;
+  return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
+}
+
+void launch_thread_chains(const chain_launch& request, const std::atomic<bool>* stop) {
+  NQ_EXPECTS(has_thread_chain(request.settings, request.n), "a chain the kernels run");
+  NQ_EXPECTS(request.count >= 1 && request.count <= max_chains_per_launch(request.n),
+             "one launch holds 1..max_chains_per_launch runs");
+  NQ_EXPECTS(!request.trace || request.count == 1, "a trace of one run");
+  mapped_buffer<unsigned> stop_flag(stop ? 1 : 0);
+  chain_launch job = request;
+  job.stop = stop ? stop_flag.device() : nullptr;
+  if (stop && stop->load(std::memory_order_relaxed)) raise_flag(stop_flag.host());
+  launch_chains_of(job, stop, stop_flag.host());
+  if (stop) wait_raising(stop, stop_flag.host());  // before the flag is freed
+}
+
 }  // namespace nq::cuda
 
 namespace nq::gpu {
@@ -159,7 +184,10 @@ namespace nq::gpu {
 std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
                                              std::uint64_t seed, std::uint64_t first,
                                              std::uint64_t count, const chain_options& options,
-                                             std::vector<row_t>* boards) {
+                                             std::vector<row_t>* boards,
+                                             std::vector<trace_row>* trace,
+                                             const std::atomic<bool>* stop) {
+  NQ_EXPECTS(!trace || count == 1, "a trace of one run");
   if (!cuda::has_thread_chain(settings, n))
     throw usage_error(std::string(algorithm_name(settings.algorithm)) +
                       " on n=" + std::to_string(n) + " has no thread-per-run GPU chain");
@@ -176,12 +204,41 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
   job.seed = seed;
   job.max_steps = options.max_steps ? options.max_steps : default_max_steps(settings.algorithm);
   job.time_limit_ns = cuda::limit_ns(options.time_limit);
-  for (std::uint64_t done = 0; done < count; done += per_launch) {
-    job.first = first + done;
-    job.count = std::min(per_launch, count - done);
-    job.outcomes = d_outcomes.data() + done;
-    job.boards = boards ? d_boards.data() + done * n : nullptr;
-    cuda::launch_thread_chains(job);
+  // A trace's length is known once the run has ended: a first guess (the step limit, within
+  // 2^20 rows), and a second run, the same chain, when the guess was short.
+  std::uint64_t capacity =
+      trace ? std::min<std::uint64_t>(job.max_steps ? job.max_steps + 2 : 4096, 1 << 20) : 0;
+  cuda::device_buffer<chain_state> d_trace;
+  cuda::device_buffer<unsigned long long> d_rows(trace ? 1 : 0);
+  for (unsigned long long rows = 0;;) {
+    if (trace) {
+      d_trace = cuda::device_buffer<chain_state>(capacity);
+      cuda::fill_bytes(d_rows.data(), 0, 1);
+      job.trace = d_trace.data();
+      job.trace_capacity = capacity;
+      job.trace_rows = d_rows.data();
+    }
+    for (std::uint64_t done = 0; done < count; done += per_launch) {
+      job.first = first + done;
+      job.count = std::min(per_launch, count - done);
+      job.outcomes = d_outcomes.data() + done;
+      job.boards = boards ? d_boards.data() + done * n : nullptr;
+      cuda::launch_thread_chains(job, stop);
+    }
+    if (!trace) break;
+    cuda::copy_to_host(&rows, d_rows.data(), 1);
+    if (rows <= capacity) {
+      std::vector<chain_state> states(rows);
+      cuda::copy_to_host(states.data(), d_trace.data(), rows);
+      trace->clear();
+      for (const chain_state& state : states)
+        trace->push_back({.step = state.steps,
+                          .restarts = state.restarts,
+                          .cost = state.cost,
+                          .temperature = state.temperature});
+      break;
+    }
+    capacity = rows;
   }
   cuda::copy_to_host(outcomes.data(), d_outcomes.data(), count);
   if (boards) {

@@ -2,6 +2,8 @@
 // The chain kernels, for the code that launches them (chains.cu, the backend): what one launch
 // runs, and where each chain keeps its board.
 
+#include <atomic>
+
 #include "nqueens/local_search.hpp"
 
 namespace nq::cuda {
@@ -22,6 +24,13 @@ struct chain_launch {
   /// The lowest-numbered run known to have solved (~0 at first), or null for no race: a run
   /// stops once a lower-numbered run has solved, and a solving run lowers it.
   unsigned long long* first_solved = nullptr;
+  /// Mapped: raised to stop every run at its next check (every 1024 steps), or null.
+  const unsigned* stop = nullptr;
+  /// count = 1 only: the run's trace, the chain_state of the start and of each step and
+  /// restart (the CPU observer's calls), the first trace_capacity kept; or null.
+  chain_state* trace = nullptr;
+  std::uint64_t trace_capacity = 0;
+  unsigned long long* trace_rows = nullptr;  ///< with trace: counts every row, kept or not
 };
 
 /// Whether a thread-per-run or block-per-run chain exists for the algorithm on n queens.
@@ -40,6 +49,13 @@ std::uint64_t max_chains_per_launch(index_t n);
 
 /// Launches `job` on the default stream (above 32 queens it waits for the chains, which use
 /// scratch it owns). Block-per-run chains take hc, hc-sideways and hc-restart on 33..8192.
-void launch_thread_chains(const chain_launch& job);
+/// With `stop`, it waits for the chains, raising job.stop (which it sets) once `*stop` is set.
+void launch_thread_chains(const chain_launch& job, const std::atomic<bool>* stop = nullptr);
+
+/// Appends `row` to the traced chain's trace (a single chain: one thread writes it).
+NQ_HD inline void record_trace_row(const chain_launch& job, const chain_state& row) {
+  const unsigned long long at = (*job.trace_rows)++;
+  if (at < job.trace_capacity) job.trace[at] = row;
+}
 
 }  // namespace nq::cuda

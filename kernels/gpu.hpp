@@ -63,12 +63,16 @@ struct chain_options {
 /// one GPU thread each (one block each for hc, hc-sideways and hc-restart on 33..8192
 /// queens): run i, for first <= i < first + count, draws from stream (seed, i) and follows the
 /// same NQ_HD step logic as local_workspace::run on the CPU, so its outcome and final board are
-/// the CPU's. Boards, when asked for, are n rows per run. Needs 1 <= n <= max_global_chain_n
-/// (max_thread_chain_n for first-choice).
+/// the CPU's. Boards, when asked for, are n rows per run. `trace` (count = 1 only) receives
+/// the CPU's trace rows (step, restarts, cost, temperature; no board). Once `*stop` is set,
+/// every run ends at its next check (every 1024 steps), `stopped`. Needs 1 <= n <=
+/// max_global_chain_n (max_thread_chain_n for first-choice).
 std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_settings& settings,
                                              std::uint64_t seed, std::uint64_t first,
                                              std::uint64_t count, const chain_options& options,
-                                             std::vector<row_t>* boards = nullptr);
+                                             std::vector<row_t>* boards = nullptr,
+                                             std::vector<trace_row>* trace = nullptr,
+                                             const std::atomic<bool>* stop = nullptr);
 
 /// @brief Whether ga or beam on n queens runs on the GPU (run_population_runs): 1 <= n <=
 /// max_global_chain_n, within the memory one run may take.

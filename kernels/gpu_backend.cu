@@ -68,7 +68,9 @@ class gpu_backend final : public batch_backend {
   }
 
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
-           const std::function<void(std::uint64_t)>& progress) override {
+           const std::function<void(std::uint64_t)>& progress,
+           std::vector<row_t>* boards) override {
+    const std::atomic<bool>* halt = job.limits.stop;
     kernel_seconds_ = 0.0;
     cuda_event start, stop;
     const bool population = has_population_run(job.algorithm, job.n);
@@ -82,7 +84,12 @@ class gpu_backend final : public batch_backend {
                    : gpu::population_shape::automatic;
     device_buffer<chain_outcome> outcomes(capacity);
     device_buffer<std::uint64_t> keys(capacity), unique_keys(capacity), counts(capacity);
-    if (records) records->assign(job.count, chain_outcome{});
+    device_buffer<row_t> d_boards(records && boards ? capacity * job.n : 0);
+    // Every run is "never started" until its launch has run.
+    chain_outcome not_started;
+    not_started.stopped = not_started.interrupted = true;
+    if (records) records->assign(job.count, not_started);
+    if (records && boards) boards->assign(job.count * job.n, 0);
     // One race for the whole job, across its launches.
     device_buffer<unsigned long long> first_solved(job.stop_after_first_solved ? 1 : 0);
     fill_bytes(first_solved.data(), 0xFF, first_solved.size());
@@ -98,15 +105,17 @@ class gpu_backend final : public batch_backend {
     launch.outcomes = outcomes.data();
     launch.first_solved = first_solved.data();
     std::vector<std::uint64_t> host_keys, host_counts;
+    launch.boards = d_boards.size() ? d_boards.data() : nullptr;
     for (std::uint64_t done = 0; done < job.count;) {
+      if (halt && halt->load()) break;  // the runs left never start
       const std::uint64_t count = std::min(capacity, job.count - done);
       launch.first = job.first + done;
       launch.count = count;
       start.record();
       if (population)
-        launch_population_runs(population_launch{.job = launch, .shape = shape});
+        launch_population_runs(population_launch{.job = launch, .shape = shape}, halt);
       else
-        launch_thread_chains(launch);
+        launch_thread_chains(launch, halt);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
       synchronize();  // Thrust below runs on the calling thread in the host execution
@@ -131,10 +140,33 @@ class gpu_backend final : public batch_backend {
       for (std::size_t i = 0; i < host_keys.size(); ++i)
         (host_keys[i] & solved_bit ? tally.success : tally.failure)
             .add(host_keys[i] & ~solved_bit, host_counts[i]);
-      if (records) copy_to_host(records->data() + done, outcomes.data(), count);
+      if (records) {
+        chain_outcome* mine = records->data() + done;
+        copy_to_host(mine, outcomes.data(), count);
+        // Unsolved once the stop is up: it may have cut the run short.
+        if (halt && halt->load())
+          for (std::uint64_t i = 0; i < count; ++i) mine[i].interrupted = !mine[i].solved;
+        if (boards) copy_to_host(boards->data() + done * job.n, d_boards.data(), count * job.n);
+      }
       done += count;
       if (progress) progress(done);
     }
+  }
+
+  chain_outcome run_alone(index_t n, const local_search_settings& algorithm, std::uint64_t seed,
+                          std::uint64_t stream, const search_limits& limits,
+                          std::vector<row_t>& board, const trace_fn& trace) override {
+    const gpu::chain_options options{.max_steps = limits.max_steps,
+                                     .time_limit = limits.time_limit};
+    std::vector<trace_row> rows;
+    std::vector<trace_row>* wanted = trace ? &rows : nullptr;
+    const chain_outcome out = has_population_run(algorithm, n)
+                                  ? gpu::run_population_runs(n, algorithm, seed, stream, 1, options,
+                                                             &board, wanted, limits.stop)[0]
+                                  : gpu::run_thread_chains(n, algorithm, seed, stream, 1, options,
+                                                           &board, wanted, limits.stop)[0];
+    for (const trace_row& row : rows) trace(row);
+    return out;
   }
 
  private:

@@ -2,14 +2,15 @@
 // temporaries, and output that cannot be written is an error (exit 3).
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -205,21 +206,116 @@ TEST(CliInterruptedSolve, WritesTheBoardItHolds) {
   EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
 }
 
+// SIGTERM (as Ctrl-C) stops every chain of --chains; the chain holding the fewest attacking pairs
+// is kept, its board written whole, and its trace (the chain run alone, as far as it went) ends on
+// the step it reached. The signal may come as soon as the output's temporary exists.
+TEST(CliInterruptedSolve, ChainsWriteTheBestBoardTheyHold) {
+  scratch_dir dir;
+  cli_process run(dir, {"solve", "-n", "200", "--algo", "ga", "--chains", "3", "--max-steps", "1e9",
+                        "-q", "-f", "json", "-o", "out.json", "--trace", "trace.csv"});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (temporaries(dir) < 2 && !run.finished() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(temporaries(dir), 2u) << "no temporaries appeared";
+  run.kill(SIGTERM);
+  const auto r = run.wait();
+  ASSERT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted after"), std::string::npos) << r.err;
+  EXPECT_EQ(temporaries(dir), 0u);
+  const auto record = nlohmann::json::parse(test::slurp(dir / "out.json"));
+  EXPECT_EQ(record["solved"], false);
+  EXPECT_EQ(record["chains"], 3);
+  EXPECT_LT(record["chain"].get<int>(), 3);
+  ASSERT_EQ(record["rows"].size(), 200u);
+  const auto check = run_cli(dir, {"verify", "--json", "out.json"});
+  EXPECT_EQ(nlohmann::json::parse(check.out)["conflicts"], record["conflicts"]);
+  const std::string trace = test::slurp(dir / "trace.csv");
+  EXPECT_EQ(test::count_lines(trace), record["steps"].get<std::size_t>() + 2);  // header, start
+}
+
+/// CPU seconds a running process has used (user and system), from /proc; 0 when unknown.
+double cpu_seconds(pid_t pid) {
+  std::istringstream stat(test::slurp("/proc/" + std::to_string(pid) + "/stat"));
+  std::string field;
+  for (int i = 1; i <= 13 && stat >> field; ++i) {  // past pid, comm (no spaces here), ...
+  }
+  unsigned long long user = 0, system = 0;
+  stat >> user >> system;
+  return static_cast<double>(user + system) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// SIGTERM (as Ctrl-C) stops a batch honestly: the report and --runs-csv describe runs 0..k-1,
+// every one finished (the runs in flight are dropped, not counted as failures), both written
+// whole, and the report says it was interrupted.
+TEST(CliInterruptedBatch, DescribesTheRunsThatFinished) {
+  scratch_dir dir;
+  cli_process run(dir, {"batch", "-n", "10", "--algo", "sa", "--runs", "1e9", "-t", "2", "-q", "-f",
+                        "json", "-o", "out.json", "--runs-csv", "runs.csv"});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (temporaries(dir) < 2 && !run.finished() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(temporaries(dir), 2u) << "no temporaries appeared";
+  // Runs of sa on 10 queens take well under a millisecond: once the batch has worked for a
+  // CPU second, many have finished and some are in flight.
+  while (cpu_seconds(run.pid()) < 1.0 && !run.finished() &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  run.kill(SIGTERM);
+  const auto r = run.wait();
+  ASSERT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted after"), std::string::npos) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  EXPECT_EQ(temporaries(dir), 0u);
+  const auto record = nlohmann::json::parse(test::slurp(dir / "out.json"));
+  EXPECT_EQ(record["interrupted"], true);
+  EXPECT_EQ(record["runs_requested"], 1000000000);
+  const auto runs = record["runs"].get<std::uint64_t>();
+  // Every run the CSV lists finished, in order from run 0, and the statistics are theirs.
+  std::istringstream csv(test::slurp(dir / "runs.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "run,solved,steps,restarts,cost");
+  std::uint64_t rows = 0, solved = 0;
+  while (std::getline(csv, line)) {
+    EXPECT_EQ(line.substr(0, line.find(',')), std::to_string(rows));
+    solved += line.find(",1,") != std::string::npos;
+    ++rows;
+  }
+  EXPECT_EQ(rows, runs);
+  EXPECT_EQ(record["solved"].get<std::uint64_t>(), solved);
+  // The same runs, as an uninterrupted batch of that many describes them.
+  ASSERT_GT(runs, 0u);
+  const auto whole = run_cli(dir, {"batch", "-n", "10", "--algo", "sa", "--runs",
+                                   std::to_string(runs), "-q", "-f", "json"});
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const auto expected = nlohmann::json::parse(whole.out);
+  for (const char* field : {"solved", "mean_steps_success", "median_steps_failure", "restarts"})
+    EXPECT_EQ(record[field], expected[field]) << field;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Commands, CliInterrupted,
     ::testing::Values(
         interrupted_run{"solve_output",
                         {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15", "-q",
                          "-o", "out.txt"},
-                        SIGINT, "out.txt"},
+                        SIGINT,
+                        "out.txt"},
         interrupted_run{"solve_trace",
                         {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15", "-q",
                          "--trace", "trace.csv"},
-                        SIGTERM, "trace.csv"},
+                        SIGTERM,
+                        "trace.csv"},
+        interrupted_run{"solve_chains_output",
+                        {"solve", "-n", "2000", "--algo", "random", "--max-steps", "1e15",
+                         "--chains", "3", "-q", "-o", "out.txt"},
+                        SIGTERM,
+                        "out.txt"},
         interrupted_run{"batch_output_and_runs_csv",
                         {"batch", "-n", "2000", "--algo", "random", "--runs", "1e9", "--max-steps",
                          "1e15", "-t", "1", "-q", "-o", "out.txt", "--runs-csv", "runs.csv"},
-                        SIGTERM},
+                        SIGTERM,
+                        "out.txt"},
         interrupted_run{"solutions_output", {"solutions", "-n", "30", "-o", "out.txt"}, SIGINT}),
     [](const auto& info) { return std::string(info.param.name); });
 

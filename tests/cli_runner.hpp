@@ -73,6 +73,8 @@ class cli_process {
     record(status);
     return true;
   }
+  /// The process id, 0 once it has been reaped.
+  pid_t pid() const { return pid_; }
   void kill(int signal) {
     if (pid_ > 0) ::kill(pid_, signal);
   }

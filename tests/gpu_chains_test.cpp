@@ -3,10 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "algorithm_label.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/batch.hpp"
+#include "nqueens/chains.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {
@@ -206,6 +210,142 @@ TEST(GpuRace, FindsTheCpusLowestSolvedChain) {
     ASSERT_NE(on_cpu, UINT64_MAX) << label(a);
     EXPECT_EQ(on_gpu, on_cpu) << label(a);
     EXPECT_EQ(gpu_record.steps, cpu_record.steps) << label(a);
+  }
+}
+
+// solve --chains on the GPU takes the kept chain's board and trace from the device: they are
+// what the CPU's run of that chain alone (solve --chain I) gives, row for row.
+struct kept_chain_case {
+  A algorithm;
+  index_t n;
+  std::uint64_t chains;
+  std::uint64_t seed;
+  std::uint64_t max_steps;
+  friend std::ostream& operator<<(std::ostream& out, const kept_chain_case& c) {
+    return out << label(c.algorithm) << " n=" << c.n << " chains=" << c.chains;
+  }
+};
+
+class GpuSolveChains : public ::testing::TestWithParam<kept_chain_case> {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_P(GpuSolveChains, KeepTheCpusChainWithItsBoardAndTrace) {
+  const kept_chain_case c = GetParam();
+  local_search_settings settings;
+  settings.algorithm = c.algorithm;
+  if (c.algorithm == A::ga) settings.genetic.population = 24;
+  if (c.algorithm == A::beam) settings.beam.width = 4;
+  for (const bool traced : {false, true}) {
+    std::vector<trace_row> rows;
+    chains_settings chains;
+    chains.chains = c.chains;
+    chains.seed = c.seed;
+    chains.limits.max_steps = c.max_steps;
+    if (traced) chains.trace = [&](const trace_row& row) { rows.push_back(row); };
+    const auto backend = gpu::make_gpu_backend();
+    const chains_result on_gpu = solve_chains(c.n, settings, chains, *backend);
+    const auto cpu_backend = make_cpu_backend(2);
+    chains.trace = {};
+    EXPECT_EQ(on_gpu.chain, solve_chains(c.n, settings, chains, *cpu_backend).chain);
+    std::vector<trace_row> expected_rows;
+    local_run run;
+    run.seed = c.seed;
+    run.stream = on_gpu.chain;
+    run.limits.max_steps = c.max_steps;
+    run.trace = [&](const trace_row& row) { expected_rows.push_back(row); };
+    const solve_result expected = solve_local(c.n, settings, run);
+    const solve_result& got = on_gpu.result;
+    EXPECT_EQ(got.solved, expected.solved);
+    EXPECT_EQ(got.conflicts, expected.conflicts);
+    EXPECT_EQ(got.steps, expected.steps);
+    EXPECT_EQ(got.restarts, expected.restarts);
+    EXPECT_EQ(got.queen_row, expected.queen_row) << "traced: " << traced;
+    if (!traced) continue;
+    ASSERT_FALSE(rows.empty());
+    ASSERT_EQ(rows.size(), expected_rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].step, expected_rows[i].step) << "row " << i;
+      EXPECT_EQ(rows[i].restarts, expected_rows[i].restarts) << "row " << i;
+      EXPECT_EQ(rows[i].cost, expected_rows[i].cost) << "row " << i;
+      EXPECT_DOUBLE_EQ(rows[i].temperature, expected_rows[i].temperature) << "row " << i;
+      EXPECT_DOUBLE_EQ(rows[i].best_fitness, expected_rows[i].best_fitness) << "row " << i;
+      EXPECT_NEAR(rows[i].mean_fitness, expected_rows[i].mean_fitness, 1e-9) << "row " << i;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kept, GpuSolveChains,
+                         ::testing::Values(kept_chain_case{A::ga, 8, 6, 5, 40},
+                                           kept_chain_case{A::ga, 10, 1, 3, 30},
+                                           kept_chain_case{A::beam, 10, 5, 9, 60},
+                                           kept_chain_case{A::hc, 12, 40, 21, 0},
+                                           kept_chain_case{A::hc_restart, 40, 3, 4, 0},
+                                           kept_chain_case{A::sa, 12, 8, 2, 3000},
+                                           kept_chain_case{A::sa, 9, 1, 6, 2000}),
+                         [](const auto& info) {
+                           const kept_chain_case& c = info.param;
+                           std::string name = std::string(label(c.algorithm)) + "_n" +
+                                              std::to_string(c.n) + "_chains" +
+                                              std::to_string(c.chains);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A stop ends a batch with the statistics of runs 0..k-1, every one finished and each the CPU's
+// record: the runs the stop cut short, or kept from starting, are left out, on both backends.
+TEST(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::sa;
+  constexpr index_t n = 10;
+  constexpr std::uint64_t seed = 8;
+  const auto gpu_backend = gpu::make_gpu_backend({.slice_runs = 64});
+  const auto cpu_backend = make_cpu_backend(2);
+  for (batch_backend* backend : {gpu_backend.get(), cpu_backend.get()}) {
+    std::atomic<bool> stop{false};
+    std::vector<chain_outcome> records;
+    batch_settings b;
+    b.runs = 100'000'000;  // far more than run before the stop
+    b.seed = seed;
+    b.limits.stop = &stop;
+    // The first report of runs finished raises the stop: on the GPU after the first launch of
+    // 64, on the CPU a quarter of a second in, with runs in flight.
+    b.progress = [&](std::uint64_t, double) { stop = true; };
+    b.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+      ASSERT_EQ(first, records.size());
+      records.insert(records.end(), runs.begin(), runs.end());
+    };
+    const batch_stats stats = run_batch(n, settings, b, *backend);
+    const std::string device(backend->device());
+    EXPECT_TRUE(stats.interrupted) << device;
+    ASSERT_GT(stats.runs, 0u) << device;
+    ASSERT_LT(stats.runs, records.size()) << device;
+    if (device == "gpu") {
+      EXPECT_EQ(stats.runs, 64u);
+    }
+    EXPECT_TRUE(records[stats.runs].interrupted) << device;
+    local_workspace cpu(n, settings);
+    std::uint64_t solved = 0, failed_steps = 0;
+    for (std::uint64_t i = 0; i < stats.runs; ++i) {
+      local_run run;
+      run.seed = seed;
+      run.stream = i;
+      const chain_outcome expected = cpu.run(run);
+      ASSERT_FALSE(records[i].interrupted) << device << " run " << i;
+      ASSERT_EQ(records[i].solved, expected.solved) << device << " run " << i;
+      ASSERT_EQ(records[i].steps, expected.steps) << device << " run " << i;
+      solved += expected.solved;
+      if (!expected.solved) failed_steps += expected.steps;
+    }
+    EXPECT_EQ(stats.solved, solved) << device;
+    EXPECT_EQ(stats.failure.runs, stats.runs - solved) << device;
+    EXPECT_DOUBLE_EQ(stats.failure.mean * static_cast<double>(stats.failure.runs),
+                     static_cast<double>(failed_steps))
+        << device;
   }
 }
 

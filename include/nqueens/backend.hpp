@@ -75,10 +75,23 @@ class batch_backend {
   /// @brief Whether this backend runs `algorithm` on n queens (the CPU runs everything).
   virtual bool supports(const local_search_settings& algorithm, index_t n) const = 0;
   /// @brief Runs the job, adds it to `tally` and, when `records` is not null, stores the runs'
-  /// records in run order (records->size() becomes job.count). `progress` (may be empty) hears
-  /// the runs finished so far, from the calling thread, a few times a second.
+  /// records in run order (records->size() becomes job.count) and, when `boards` is not null
+  /// too, their final boards, n rows a run (those of a run that never started are unspecified).
+  /// Once `*job.limits.stop` is set, the runs end at their next check and no more start; a run
+  /// that ends unsolved once it is set (the stop may have cut it short), or never starts, is
+  /// recorded `interrupted` (never started: cost 0, unsolved). `progress` (may be empty) hears the
+  /// runs finished so far, from the calling thread, a few times a second.
   virtual void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
-                   const std::function<void(std::uint64_t done)>& progress) = 0;
+                   const std::function<void(std::uint64_t done)>& progress,
+                   std::vector<row_t>* boards) = 0;
+  /// @brief Runs run `stream` of `seed` alone, as `solve --chain` does on the CPU: its record,
+  /// its final board (n rows, into `board`) and, when `trace` is not empty, its trace (on a
+  /// GPU the rows come after the run, without the board). `limits.stop` ends it at its next
+  /// check.
+  virtual chain_outcome run_alone(index_t n, const local_search_settings& algorithm,
+                                  std::uint64_t seed, std::uint64_t stream,
+                                  const search_limits& limits, std::vector<row_t>& board,
+                                  const trace_fn& trace) = 0;
   /// @brief Seconds the device spent in the chain kernels during the last run() (CUDA events);
   /// 0 on the CPU, where there is no separate device time.
   virtual double kernel_seconds() const { return 0.0; }

@@ -19,8 +19,14 @@ struct batch_settings {
   /// Called from the calling thread about four times a second: runs finished, seconds so far.
   std::function<void(std::uint64_t done, double seconds)> progress;
   /// When set, receives every run's record, in run order, a slice at a time: the first run's
-  /// index, then the records.
+  /// index, then the records. Once the stop is set, the runs it cut short or kept from starting
+  /// are `interrupted`, and the last slice is the one it interrupted.
   std::function<void(std::uint64_t first, const std::vector<chain_outcome>& runs)> on_records;
+  /// When set, receives the same records with the runs' final boards, n rows a run (see
+  /// batch_backend::run); slices then hold at most 2^24 rows.
+  std::function<void(std::uint64_t first, const std::vector<chain_outcome>& runs,
+                     const std::vector<row_t>& boards)>
+      on_boards;
   /// Stop runs once a lower-numbered run has solved (see batch_job); the statistics then
   /// describe a race, not independent runs.
   bool stop_after_first_solved = false;
@@ -39,7 +45,11 @@ struct step_summary {
 
 /// @brief What a batch found.
 struct batch_stats {
+  /// The runs described: all of them, or when `*limits.stop` interrupted the batch, runs
+  /// 0..runs-1, the longest prefix that finished (the runs it cut short are left out, so that
+  /// the rates are not biased towards short runs).
   std::uint64_t runs = 0;
+  bool interrupted = false;  ///< the stop ended the batch before its last run
   std::uint64_t solved = 0;
   double success_rate = 0.0;
   double success_low = 0.0;  ///< 95% Wilson score interval

@@ -157,6 +157,9 @@ struct chain_outcome {
   std::uint64_t steps = 0;
   std::uint64_t restarts = 0;
   bool stopped = false;  ///< the observer asked to stop (a time limit)
+  /// Set by the backends, never by a chain: the caller's stop (Ctrl-C) may have ended this run,
+  /// or kept it from starting, so it is not one of a batch's finished runs.
+  bool interrupted = false;
 };
 
 /// @brief An observer that never stops a chain: the batch hot path.

@@ -1,8 +1,10 @@
 // nqueens batch: many independent runs of one algorithm and their statistics, or a sweep of
 // batches over a grid of parameter values.
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "cli/backend_choice.hpp"
@@ -11,11 +13,15 @@
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
 #include "core/atomic_file.hpp"
+#include "core/temp_files.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq::cli {
 namespace {
+
+// Set by Ctrl-C or SIGTERM: the batch stops, and describes the runs that finished before it.
+std::atomic<bool> interrupted{false};
 
 constexpr std::size_t max_sweep_points = 10000;
 
@@ -216,8 +222,14 @@ class runs_csv_writer {
   explicit runs_csv_writer(const std::string& path) : file_(path), sink_(file_.fd()) {
     sink_.write("run,solved,steps,restarts,cost\n");
   }
+  /// Writes the runs up to the first one a stop cut short (or kept from starting): the runs the
+  /// statistics describe.
   void write(std::uint64_t first, const std::vector<chain_outcome>& runs) {
-    for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (std::size_t i = 0; i < runs.size() && !cut_; ++i) {
+      if (runs[i].interrupted) {
+        cut_ = true;
+        break;
+      }
       sink_.write_number(first + i);
       sink_.write(runs[i].solved ? ",1," : ",0,");
       sink_.write_number(runs[i].steps);
@@ -236,6 +248,7 @@ class runs_csv_writer {
  private:
   atomic_file file_;
   byte_sink sink_;
+  bool cut_ = false;
 };
 
 batch_stats run_one(const batch_request& request, const local_search_settings& algorithm,
@@ -304,6 +317,7 @@ void run_sweep(const batch_request& request, batch_backend& backend,
     // Rows as they finish, for a person watching while the table goes elsewhere.
     if (!request.quiet && stderr_is_terminal() && (request.json || !request.output.empty()))
       std::fputs((row + line).c_str(), stderr);
+    if (stats.interrupted || (settings.limits.stop && settings.limits.stop->load())) break;
   }
   const auto name = algorithm_name(request.algorithm.algorithm);
   text = std::string(name) + " on n=" + std::to_string(request.n) + ", " +
@@ -339,17 +353,41 @@ int run_batch_command(int argc, char** argv) {
     return exit_unsolved;
   }
   const auto backend = prepare(request);
+  // Ctrl-C or a polite kill stops the batch: the runs it cut short are dropped, and the report
+  // (and --runs-csv) describe runs 0..k-1, all finished, written whole. Set before the outputs
+  // open, so that a signal that comes once their temporaries exist stops the batch.
+  batch_request stoppable = request;
+  stoppable.batch.limits.stop = &interrupted;
+  interrupted.store(false);  // the shell runs one batch after another
+  stop_on_signal(&interrupted);
+  // From the end of the runs on (or an error), a signal ends the process again.
+  struct signal_ends_process {
+    ~signal_ends_process() { remove_temp_files_on_signal(); }
+  };
+  std::optional<signal_ends_process> restore(std::in_place);
   output_target output(request.output);
   std::optional<runs_csv_writer> csv;
   if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
   nlohmann::ordered_json records;
   std::string text;
-  run_request(request, *backend, csv ? &*csv : nullptr, records, text);
+  run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
+  restore.reset();
   output.sink().write(!request.json        ? text
                       : records.is_array() ? records.dump(2) + "\n"
                                            : records.dump() + "\n");
   if (csv) csv->commit();
   output.commit();
+  if (interrupted.load()) {
+    const nlohmann::ordered_json& last = records.is_array() ? records.back() : records;
+    const auto runs = last["runs"].get<std::uint64_t>();
+    const std::string covered =
+        !last.value("interrupted", false) ? "every run had finished"
+        : runs == 0                       ? "none to describe"
+                    : "the statistics describe runs 0 to " + std::to_string(runs - 1);
+    std::fprintf(stderr, "nqueens batch: interrupted after %s that finished: %s\n",
+                 count_of(runs, "run").c_str(), covered.c_str());
+    return exit_interrupted;
+  }
   return exit_ok;
 }
 

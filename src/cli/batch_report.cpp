@@ -30,6 +30,10 @@ nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algo
     r["layout"] = layout;  // the GPU's ga and beam: one block per run, or the whole grid
   r["seed"] = settings.seed;
   r["runs"] = stats.runs;
+  if (stats.interrupted) {  // runs 0..runs-1 finished: the statistics describe them alone
+    r["interrupted"] = true;
+    r["runs_requested"] = settings.runs;
+  }
   r["solved"] = stats.solved;
   r["success_rate"] = stats.success_rate;
   r["success_rate_low"] = stats.success_low;
@@ -70,6 +74,10 @@ std::string batch_summary(index_t n, const local_search_settings& algorithm,
                   s.median, static_cast<unsigned long long>(s.min),
                   static_cast<unsigned long long>(s.max));
   };
+  if (stats.interrupted)
+    text += stats.runs == 0 ? std::string("  interrupted before the first run finished\n")
+                            : format("  interrupted: these are runs 0 to %llu, all finished\n",
+                                     static_cast<unsigned long long>(stats.runs - 1));
   text += steps("solved", stats.success);
   text += steps("failed", stats.failure);
   if (stats.restarts)

@@ -14,7 +14,7 @@
 #include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
 #include "nqueens/algorithms.hpp"
-#include "nqueens/batch.hpp"
+#include "nqueens/chains.hpp"
 #include "nqueens/climb.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
@@ -283,43 +283,28 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
                              [&](const solve_progress& p) { progress.update(p); });
 }
 
-/// --chains C: all C chains on the chosen backend; the lowest-numbered one that solved (or,
-/// when none did, the one left with the fewest attacking pairs) is replayed on the CPU for its
-/// board and trace, which is exactly what `--chain I` gives.
+/// --chains C: all C chains on the chosen backend, which also gives the kept chain's board
+/// and trace (see solve_chains): exactly what `--chain I` gives on the CPU.
 solve_result run_chains(solve_request& request, trace_writer* trace, chain_report& report) {
-  const detail::stopwatch clock;
   const auto backend =
       choose_backend(request.device, request.local_settings, request.n, 0, request.quiet, "solve");
   report.device = backend->device();
   report.device_name = backend->device_name();
-  batch_settings settings;
-  settings.runs = request.chains;
+  chains_settings settings;
+  settings.chains = request.chains;
   settings.seed = request.seed;
   settings.limits = request.limits;
-  settings.stop_after_first_solved = true;
-  // The lowest-numbered chain that solved; failing that, the fewest attacking pairs. No chain
-  // is stopped early unless one solved, so the second rule sees complete chains.
-  std::uint64_t chosen = 0;
-  chain_outcome best;
-  bool any = false;
-  settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const chain_outcome& r = runs[i];
-      const bool better =
-          !any || (r.solved && !best.solved) || (!r.solved && !best.solved && r.cost < best.cost);
-      if (better) chosen = first + i, best = r, any = true;
-    }
-  };
-  run_batch(request.n, request.local_settings, settings, *backend);
-  request.chain = chosen;
-  progress_line silent(false);
-  solve_result result = run_algorithm(request, silent, trace);
-  if (!best.stopped && (result.steps != best.steps || result.solved != best.solved))
-    throw std::logic_error("chain " + std::to_string(chosen) + " on the " + report.device +
-                           " took " + std::to_string(best.steps) + " steps, its CPU replay " +
-                           std::to_string(result.steps));
-  result.seconds = clock.seconds();
-  return result;
+  if (trace) settings.trace = trace->callback();
+  if (request.shell && request.shell->narrate) {
+    auto written = settings.trace;
+    settings.trace = [written, narrate = request.shell->narrate](const trace_row& row) {
+      if (written) written(row);
+      narrate(row);
+    };
+  }
+  chains_result kept = solve_chains(request.n, request.local_settings, settings, *backend);
+  request.chain = kept.chain;
+  return std::move(kept.result);
 }
 
 /// A run stopped mid-placement (parallel, or min-conflicts before its repair) reports the
@@ -506,6 +491,15 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   // The shell shows the board itself; it writes the result only when asked to.
   const bool write = !shell || request.format_given;
   if (exists) check_memory(request);
+  // Ctrl-C or a polite kill stops the run (every chain of --chains) where it stands, as a
+  // limit would, and the board it holds (the best a chain holds) is written. The shell keeps
+  // its own handling of the terminal. Set before the outputs are opened: a signal that comes once
+  // their temporaries exist stops the run, never the process.
+  const bool stoppable = exists && !shell;
+  if (stoppable) {
+    request.limits.stop = &interrupted;
+    stop_on_signal(&interrupted);
+  }
   // Board formats have no board to show when none exists, so no file is created for them.
   std::optional<output_target> output;
   if (write && (record || exists)) output.emplace(request.output);
@@ -513,15 +507,6 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
   solve_result result;
   chain_report report;
-  // Ctrl-C or a polite kill stops one run where it stands, as a limit would, and the board it
-  // holds is written. --chains keeps the default (the process ends, its temporaries removed):
-  // its CPU replay of the chosen chain must run as far as the chain did. The shell keeps its
-  // own handling of the terminal.
-  const bool stoppable = exists && !request.chains && !shell;
-  if (stoppable) {
-    request.limits.stop = &interrupted;
-    stop_on_signal(&interrupted);
-  }
   if (exists && request.chains) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
   } else if (exists && is_lattice(request)) {

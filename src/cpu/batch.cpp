@@ -21,6 +21,7 @@ namespace {
 
 constexpr std::uint64_t chunk_runs = 256;        // runs a CPU worker claims at a time
 constexpr std::uint64_t record_slice = 1 << 20;  // runs per slice when records are kept
+constexpr std::uint64_t board_rows = 1 << 24;    // rows per slice when boards are kept (64 MiB)
 constexpr std::uint64_t dense_steps = 4096;      // step counts kept in the dense table
 /// Worker threads for `runs` runs: `threads`, but no more than there are chunks of work.
 unsigned threads_for(std::uint64_t threads, std::uint64_t runs) {
@@ -54,8 +55,14 @@ class cpu_backend final : public batch_backend {
   }
 
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
-           const std::function<void(std::uint64_t)>& progress) override {
-    if (records) records->assign(job.count, chain_outcome{});
+           const std::function<void(std::uint64_t)>& progress,
+           std::vector<row_t>* boards) override {
+    // Every run is "never started" until it has run.
+    chain_outcome not_started;
+    not_started.stopped = not_started.interrupted = true;
+    if (records) records->assign(job.count, not_started);
+    if (records && boards) boards->assign(job.count * job.n, 0);
+    const std::atomic<bool>* stop = job.limits.stop;
     const unsigned threads = threads_for(threads_, job.count);
     std::vector<batch_tally> tallies(threads);
     std::atomic<std::uint64_t> next{0}, done{0};
@@ -78,12 +85,18 @@ class cpu_backend final : public batch_backend {
           if (begin >= job.count) break;
           const std::uint64_t end = std::min(job.count, begin + chunk_runs);
           for (std::uint64_t i = begin; i < end; ++i) {
+            if (stop && stop->load(std::memory_order_relaxed)) break;  // the rest never start
             run.stream = job.first + i;
             chain_outcome out;
             if (job.stop_after_first_solved && first_solved.load() < run.stream) {
               out.stopped = true;  // a lower-numbered run solved first: not started
             } else {
               out = workspace.run(run);
+              // Unsolved once the stop is up: it may have cut this run short.
+              out.interrupted = !out.solved && stop && stop->load();
+              if (records && boards)
+                std::copy(workspace.board(), workspace.board() + job.n,
+                          boards->begin() + static_cast<std::ptrdiff_t>(i * job.n));
               if (out.solved && job.stop_after_first_solved) {
                 std::uint64_t seen = first_solved.load();
                 while (run.stream < seen && !first_solved.compare_exchange_weak(seen, run.stream)) {
@@ -117,6 +130,20 @@ class cpu_backend final : public batch_backend {
     workers.join();
     if (failure) std::rethrow_exception(failure);
     for (const batch_tally& t : tallies) tally.merge(t);
+  }
+
+  chain_outcome run_alone(index_t n, const local_search_settings& algorithm, std::uint64_t seed,
+                          std::uint64_t stream, const search_limits& limits,
+                          std::vector<row_t>& board, const trace_fn& trace) override {
+    local_workspace workspace(n, algorithm);
+    local_run run;
+    run.seed = seed;
+    run.stream = stream;
+    run.limits = limits;
+    run.trace = trace;
+    const chain_outcome out = workspace.run(run);
+    board.assign(workspace.board(), workspace.board() + n);
+    return out;
   }
 
  private:
@@ -183,14 +210,26 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   NQ_EXPECTS(settings.runs > 0, "a batch needs runs");
   NQ_EXPECTS(backend.supports(algorithm, n), "the backend does not run this algorithm");
   const detail::stopwatch clock;
+  const std::atomic<bool>* stop = settings.limits.stop;
   batch_tally tally;
   double kernel_seconds = 0.0;
   std::vector<chain_outcome> records;
-  const std::uint64_t slice = settings.slice_runs   ? settings.slice_runs
-                              : settings.on_records ? record_slice
-                                                    : settings.runs;
-  for (std::uint64_t first = 0; first < settings.runs; first += slice) {
-    if (settings.limits.stop && settings.limits.stop->load()) break;  // the caller discards it
+  std::vector<row_t> boards;
+  // With a stop, every slice keeps its records: a slice it interrupts counts the runs before
+  // the first one it cut short, so that the statistics describe runs 0..k-1, all finished.
+  const bool keep_records = settings.on_records || settings.on_boards || stop;
+  const std::uint64_t slice =
+      settings.slice_runs  ? settings.slice_runs
+      : settings.on_boards ? std::max<std::uint64_t>(1, std::min(record_slice, board_rows / n))
+      : keep_records       ? record_slice
+                           : settings.runs;
+  std::uint64_t finished = 0;  // runs 0..finished-1 ran to their end
+  bool interrupted = false;
+  for (std::uint64_t first = 0; first < settings.runs && !interrupted; first += slice) {
+    if (stop && stop->load()) {
+      interrupted = true;
+      break;
+    }
     batch_job job{n,
                   algorithm,
                   settings.seed,
@@ -201,29 +240,50 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
     const auto progress = [&](std::uint64_t done) {
       if (settings.progress) settings.progress(first + done, clock.seconds());
     };
+    batch_tally slice_tally;
     if (settings.stop_after_first_solved && tally.success.runs() != 0) {
       // A run of an earlier slice solved, and every run here is numbered above it: none of
       // them starts, as within a slice.
       chain_outcome stopped;
       stopped.stopped = true;
-      tally.failure.add(0, job.count);
-      if (settings.on_records) records.assign(job.count, stopped);
+      slice_tally.failure.add(0, job.count);
+      if (keep_records) records.assign(job.count, stopped);
+      if (settings.on_boards) boards.assign(job.count * n, 0);
       progress(job.count);
     } else {
-      backend.run(job, tally, settings.on_records ? &records : nullptr, progress);
+      backend.run(job, slice_tally, keep_records ? &records : nullptr, progress,
+                  settings.on_boards ? &boards : nullptr);
       kernel_seconds += backend.kernel_seconds();
     }
+    std::uint64_t ran = job.count;
+    if (stop && stop->load()) {
+      ran = static_cast<std::uint64_t>(
+          std::find_if(records.begin(), records.end(),
+                       [](const chain_outcome& r) { return r.interrupted; }) -
+          records.begin());
+      if (ran < job.count) {
+        interrupted = true;
+        slice_tally = batch_tally{};
+        for (std::uint64_t i = 0; i < ran; ++i) slice_tally.add(records[i]);
+      }
+    }
+    tally.merge(slice_tally);
+    finished += ran;
     if (settings.on_records) settings.on_records(first, records);
+    if (settings.on_boards) settings.on_boards(first, records, boards);
   }
   batch_stats stats;
-  stats.runs = settings.runs;
+  stats.runs = finished;
+  stats.interrupted = interrupted;
   stats.success = summarise(tally.success);
   stats.failure = summarise(tally.failure);
   stats.solved = stats.success.runs;
-  stats.success_rate = static_cast<double>(stats.solved) / static_cast<double>(stats.runs);
-  std::tie(stats.success_low, stats.success_high) = wilson_interval(stats.solved, stats.runs);
+  const double runs = static_cast<double>(std::max<std::uint64_t>(stats.runs, 1));
+  stats.success_rate = static_cast<double>(stats.solved) / runs;
+  std::tie(stats.success_low, stats.success_high) =
+      stats.runs ? wilson_interval(stats.solved, stats.runs) : std::pair{0.0, 1.0};
   stats.restarts = tally.restarts;
-  stats.mean_restarts = static_cast<double>(tally.restarts) / static_cast<double>(stats.runs);
+  stats.mean_restarts = static_cast<double>(tally.restarts) / runs;
   stats.seconds = clock.seconds();
   stats.kernel_seconds = kernel_seconds;
   stats.runs_per_second = static_cast<double>(stats.runs) / std::max(stats.seconds, 1e-9);
