@@ -39,6 +39,11 @@ struct block_climb {
   /// calls, counting the start, as the CPU's observer checks (local_search.cpp).
   NQ_HD bool must_stop(climb_state& s, std::uint64_t run) const {
     if (job.trace) record_trace_row(job, {s.steps, s.restarts, s.cost, -1.0});
+    // A stop raised before the run, or a time limit already past, ends it at its start, as
+    // the CPU's deadline does (it reads both at the first step).
+    if (s.calls == 0 && ((job.stop && read_flag(job.stop)) ||
+                         (job.time_limit_ns != 0 && clock_ns() - s.start_ns >= job.time_limit_ns)))
+      return true;
     if (++s.calls % 1024 != 0) return false;
     if (job.first_solved && load_relaxed(job.first_solved) < run) return true;
     if (job.stop && read_flag(job.stop)) return true;

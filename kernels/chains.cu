@@ -31,6 +31,11 @@ struct device_observer {
   std::uint32_t calls = 0;
   NQ_HD bool operator()(const chain_state& state) {
     if (job->trace) record_trace_row(*job, state);
+    // A stop raised before the run, or a time limit already past, ends it at its start, as
+    // the CPU's deadline does (it reads both at the first step).
+    if (calls == 0 && ((job->stop && read_flag(job->stop)) ||
+                       (job->time_limit_ns != 0 && clock_ns() - start_ns >= job->time_limit_ns)))
+      return false;
     if (++calls % check_every != 0) return true;
     if (job->first_solved && load_relaxed(job->first_solved) < run) return false;
     if (job->stop && read_flag(job->stop)) return false;
@@ -206,10 +211,12 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
   job.time_limit_ns = cuda::limit_ns(options.time_limit);
   // A trace's length is known once the run has ended: a first guess (the step limit, within
   // 2^20 rows), and a second run, the same chain, when the guess was short.
+  constexpr std::uint64_t first_guess = 1 << 20, most_rows = std::uint64_t{1} << 25;  // 1 GiB
   std::uint64_t capacity =
-      trace ? std::min<std::uint64_t>(job.max_steps ? job.max_steps + 2 : 4096, 1 << 20) : 0;
+      trace ? (job.max_steps && job.max_steps < first_guess ? job.max_steps + 2 : first_guess) : 0;
   cuda::device_buffer<chain_state> d_trace;
   cuda::device_buffer<unsigned long long> d_rows(trace ? 1 : 0);
+  bool again = false;  // the chain runs a second time, for its trace alone
   for (unsigned long long rows = 0;;) {
     if (trace) {
       d_trace = cuda::device_buffer<chain_state>(capacity);
@@ -227,6 +234,23 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
     }
     if (!trace) break;
     cuda::copy_to_host(&rows, d_rows.data(), 1);
+    if (rows > capacity && !again) {
+      // The trace outgrew its first guess. The outcome and board are this run's; the chain
+      // runs again for its trace alone, as far as this run went, with neither the stop nor the
+      // clock (raised or run out by now, they would cut it short at its start).
+      cuda::copy_to_host(outcomes.data(), d_outcomes.data(), count);
+      if (boards) {
+        boards->resize(count * n);
+        cuda::copy_to_host(boards->data(), d_boards.data(), count * n);
+      }
+      again = true;
+      stop = nullptr;
+      job.time_limit_ns = 0;
+      if (outcomes[0].stopped) job.max_steps = outcomes[0].steps;
+    }
+    if (rows > most_rows)
+      throw resource_error("a GPU trace of " + std::to_string(rows) +
+                           " rows is more than the 2^25 a run keeps; give --max-steps");
     if (rows <= capacity) {
       std::vector<chain_state> states(rows);
       cuda::copy_to_host(states.data(), d_trace.data(), rows);
@@ -240,6 +264,7 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
     }
     capacity = rows;
   }
+  if (again) return outcomes;  // the first run's, kept above
   cuda::copy_to_host(outcomes.data(), d_outcomes.data(), count);
   if (boards) {
     boards->resize(count * n);

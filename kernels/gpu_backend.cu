@@ -143,9 +143,11 @@ class gpu_backend final : public batch_backend {
       if (records) {
         chain_outcome* mine = records->data() + done;
         copy_to_host(mine, outcomes.data(), count);
-        // Unsolved once the stop is up: it may have cut the run short.
+        // Once the stop is up the whole launch is dropped: its runs ran side by side, so the
+        // ones that finished before the stop are the short ones, and keeping them would lean
+        // the statistics towards runs that solve quickly.
         if (halt && halt->load())
-          for (std::uint64_t i = 0; i < count; ++i) mine[i].interrupted = !mine[i].solved;
+          for (std::uint64_t i = 0; i < count; ++i) mine[i].interrupted = true;
         if (boards) copy_to_host(boards->data() + done * job.n, d_boards.data(), count * job.n);
       }
       done += count;

@@ -2,6 +2,7 @@
 
 #include "nqueens/chains.hpp"
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -88,12 +89,14 @@ chains_result solve_chains(index_t n, const local_search_settings& algorithm,
   // chain runs again, alone, on the same backend, with no clock: as far as it went by itself,
   // or to the step it reached when a limit or the stop ended it (a second signal then ends the
   // process). Its record must be the batch's.
+  // The replay never reads the caller's stop: a first signal raised it already (and would end
+  // the replay at its start), and the replay is bounded by how far the chain went.
   search_limits limits = settings.limits;
   limits.time_limit = 0.0;
-  if (best.stopped && best.steps > 0) {
-    limits.max_steps = best.steps;
-    limits.stop = nullptr;
-  }
+  limits.stop = nullptr;
+  std::atomic<bool> at_once{true};
+  if (best.stopped && best.steps > 0) limits.max_steps = best.steps;
+  if (best.stopped && best.steps == 0) limits.stop = &at_once;  // stopped at its start: so is this
   const chain_outcome r =
       backend.run_alone(n, algorithm, settings.seed, kept.chain, limits, board, settings.trace);
   if (!best.stopped && !r.stopped &&
@@ -101,6 +104,7 @@ chains_result solve_chains(index_t n, const local_search_settings& algorithm,
     throw std::logic_error("chain " + std::to_string(kept.chain) + " on the " +
                            std::string(backend.device()) + " took " + std::to_string(best.steps) +
                            " steps, alone " + std::to_string(r.steps));
+  kept.stopped = best.stopped || r.stopped;
   kept.result = to_result(r, std::move(board));
   kept.result.seconds = clock.seconds();
   return kept;
