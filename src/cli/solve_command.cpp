@@ -509,7 +509,7 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   chain_report report;
   if (exists && request.chains) {
     result = run_chains(request, trace ? &*trace : nullptr, report);
-  } else if (exists && is_lattice(request)) {
+  } else if (exists && is_threaded(request)) {
     progress_line progress(!request.quiet && stderr_is_terminal());
     placement_settings settings;
     settings.seed = request.seed;
@@ -517,27 +517,11 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
         request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
     settings.limits = request.limits;
     report.threads = settings.threads;
+    const progress_fn show = [&](const solve_progress& p) { progress.update(p); };
     try {
-      result =
-          solve_lattice(request.n, settings, [&](const solve_progress& p) { progress.update(p); });
-    } catch (const std::bad_alloc&) {
-      throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
-                           format_bytes(memory_needed(request)) +
-                           ", which the system refused (a ulimit, or memory taken meanwhile)");
-    }
-    progress.finish();
-  } else if (exists && is_parallel(request)) {
-    progress_line progress(!request.quiet && stderr_is_terminal());
-    placement_settings settings;
-    settings.seed = request.seed;
-    settings.threads =
-        request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
-    settings.limits = request.limits;
-    report.threads = settings.threads;
-    try {
-      result = solve_placement_on(
-          request.device, request.n, settings, request.quiet,
-          [&](const solve_progress& p) { progress.update(p); }, report.device);
+      result = is_lattice(request) ? solve_lattice(request.n, settings, show)
+                                   : solve_placement_on(request.device, request.n, settings,
+                                                        request.quiet, show, report.device);
     } catch (const std::bad_alloc&) {
       throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
                            format_bytes(memory_needed(request)) +
