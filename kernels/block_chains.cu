@@ -26,7 +26,8 @@ struct climb_state {
   row_t move_row;
   std::uint32_t sideways;
   std::uint32_t calls;  // the CPU observer's calls: the start, then each step and restart
-  bool stopped;         // the time limit, or a lower-numbered run solved
+  bool stopped;         // the time limit, the stop, or a lower-numbered run solved
+  bool raced;           // a lower-numbered run had solved before this one started
 };
 
 struct block_climb {
@@ -39,11 +40,6 @@ struct block_climb {
   /// calls, counting the start, as the CPU's observer checks (local_search.cpp).
   NQ_HD bool must_stop(climb_state& s, std::uint64_t run) const {
     if (job.trace) record_trace_row(job, {s.steps, s.restarts, s.cost, -1.0});
-    // A stop raised before the run, or a time limit already past, ends it at its start, as
-    // the CPU's deadline does (it reads both at the first step).
-    if (s.calls == 0 && ((job.stop && read_flag(job.stop)) ||
-                         (job.time_limit_ns != 0 && clock_ns() - s.start_ns >= job.time_limit_ns)))
-      return true;
     if (++s.calls % 1024 != 0) return false;
     if (job.first_solved && load_relaxed(job.first_solved) < run) return true;
     if (job.stop && read_flag(job.stop)) return true;
@@ -71,15 +67,22 @@ struct block_climb {
     bool started = true;  // uniform: false when a lower-numbered run had already solved
     block.each([&](unsigned t) {
       if (t != 0) return;
-      s.stopped = job.first_solved && load_relaxed(job.first_solved) < run;
+      s.raced = job.first_solved && load_relaxed(job.first_solved) < run;
+      s.stopped = s.raced;
       s.steps = s.restarts = 0;
       s.sideways = 0;
       s.calls = 1;
       s.start_ns = job.time_limit_ns ? clock_ns() : 0;
       s.cost = s.stopped ? 1 : random_board(b, rng);
       if (job.trace && !s.stopped) record_trace_row(job, {0, 0, s.cost, -1.0});
+      // A stop raised before the run, or a time limit already past, ends it at its start (the
+      // start counted as the observer's first call), as the CPU's deadline does: it reads both
+      // at the first call.
+      if (!s.stopped && ((job.stop && read_flag(job.stop)) ||
+                         (job.time_limit_ns != 0 && clock_ns() - s.start_ns >= job.time_limit_ns)))
+        s.stopped = true;
     });
-    started = !s.stopped;
+    started = !s.raced;
 
     per_thread<std::int32_t, Block::copies> least_delta;
     per_thread<std::uint64_t, Block::copies> ties, before;

@@ -216,7 +216,8 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
       trace ? (job.max_steps && job.max_steps < first_guess ? job.max_steps + 2 : first_guess) : 0;
   cuda::device_buffer<chain_state> d_trace;
   cuda::device_buffer<unsigned long long> d_rows(trace ? 1 : 0);
-  bool again = false;  // the chain runs a second time, for its trace alone
+  bool again = false;               // the chain runs a second time, for its trace alone
+  std::atomic<bool> at_once{true};  // the rerun of a chain stopped at its start
   for (unsigned long long rows = 0;;) {
     if (trace) {
       d_trace = cuda::device_buffer<chain_state>(capacity);
@@ -244,9 +245,10 @@ std::vector<chain_outcome> run_thread_chains(index_t n, const local_search_setti
         cuda::copy_to_host(boards->data(), d_boards.data(), count * n);
       }
       again = true;
-      stop = nullptr;
+      const bool at_start = outcomes[0].stopped && outcomes[0].steps == 0;
+      stop = at_start ? &at_once : nullptr;  // a step limit of 0 would be none
       job.time_limit_ns = 0;
-      if (outcomes[0].stopped) job.max_steps = outcomes[0].steps;
+      if (outcomes[0].stopped && !at_start) job.max_steps = outcomes[0].steps;
     }
     if (rows > most_rows)
       throw resource_error("a GPU trace of " + std::to_string(rows) +

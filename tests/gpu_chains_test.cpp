@@ -238,34 +238,38 @@ class GpuSolveChains : public ::testing::TestWithParam<kept_chain_case> {
 // pairs), traced or not, on the CPU and the GPU: the trace's replay must not run it further.
 TEST(GpuSolveChainsStopped, AChainStoppedAtItsStartIsKeptAsItStood) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  local_search_settings settings;
-  settings.algorithm = A::sa;
-  for (const bool timed : {false, true})
-    for (const bool traced : {false, true})
-      for (const bool on_gpu : {false, true}) {
-        SCOPED_TRACE(std::string(on_gpu ? "gpu" : "cpu") + (traced ? ", traced" : "") +
-                     (timed ? ", a time limit of 1 ns" : ", a stop"));
-        std::vector<trace_row> rows;
-        chains_settings chains;
-        chains.chains = 3;
-        chains.seed = 5;
-        std::atomic<bool> stop{true};
-        if (timed)
-          chains.limits.time_limit = 1e-9;
-        else
-          chains.limits.stop = &stop;
-        if (traced) chains.trace = [&](const trace_row& row) { rows.push_back(row); };
-        const auto backend = on_gpu ? gpu::make_gpu_backend() : make_cpu_backend(2);
-        const chains_result kept = solve_chains(30, settings, chains, *backend);
-        EXPECT_TRUE(kept.stopped);
-        EXPECT_FALSE(kept.result.solved);
-        EXPECT_EQ(kept.result.steps, 0u);
-        EXPECT_EQ(kept.result.conflicts, test::brute_force_pairs(kept.result.queen_row));
-        EXPECT_GT(kept.result.conflicts, 0u);
-        if (traced) {
-          EXPECT_LE(rows.size(), 1u);
+  // sa on 30 queens runs as a thread chain on the GPU, hc-restart on 40 as a block chain.
+  const std::pair<A, index_t> searches[] = {{A::sa, 30}, {A::hc_restart, 40}};
+  for (const auto& [algorithm, n] : searches)
+    for (const bool timed : {false, true})
+      for (const bool traced : {false, true})
+        for (const bool on_gpu : {false, true}) {
+          SCOPED_TRACE(std::string(on_gpu ? "gpu" : "cpu") + (traced ? ", traced" : "") +
+                       (timed ? ", a time limit of 1 ns" : ", a stop") +
+                       ", n=" + std::to_string(n));
+          local_search_settings settings;
+          settings.algorithm = algorithm;
+          std::vector<trace_row> rows;
+          chains_settings chains;
+          chains.chains = 3;
+          chains.seed = 5;
+          std::atomic<bool> stop{true};
+          if (timed)
+            chains.limits.time_limit = 1e-9;
+          else
+            chains.limits.stop = &stop;
+          if (traced) chains.trace = [&](const trace_row& row) { rows.push_back(row); };
+          const auto backend = on_gpu ? gpu::make_gpu_backend() : make_cpu_backend(2);
+          const chains_result kept = solve_chains(n, settings, chains, *backend);
+          EXPECT_TRUE(kept.stopped);
+          EXPECT_FALSE(kept.result.solved);
+          EXPECT_EQ(kept.result.steps, 0u);
+          EXPECT_EQ(kept.result.conflicts, test::brute_force_pairs(kept.result.queen_row));
+          EXPECT_GT(kept.result.conflicts, 0u);
+          if (traced) {
+            EXPECT_LE(rows.size(), 1u);
+          }
         }
-      }
 }
 
 TEST_P(GpuSolveChains, KeepTheCpusChainWithItsBoardAndTrace) {
