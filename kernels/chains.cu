@@ -2,9 +2,6 @@
 // reference, from the same Philox stream. Up to 32 queens the board and its lines sit in the
 // thread's local memory; above, in a slice of global scratch per thread.
 
-#include <chrono>
-#include <thread>
-
 #include "kernels/block_chains.cuh"
 #include "kernels/chains.cuh"
 #include "kernels/device_ops.cuh"
@@ -98,18 +95,6 @@ struct scratch_chains {
     run_and_store<Algorithm>(b, nullptr, job, i);
   }
 };
-
-/// Waits for the default stream, raising `flag` once `*stop` is set (without stop: waits).
-void wait_raising(const std::atomic<bool>* stop, unsigned* flag) {
-  for (bool raised = false; stop && !stream_idle();) {
-    if (!raised && stop->load(std::memory_order_relaxed)) {
-      raise_flag(flag);
-      raised = true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  synchronize();
-}
 
 template <A Algorithm>
 void launch(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {

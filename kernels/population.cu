@@ -5,8 +5,6 @@
 // the block, and only when a trace asks for it.
 
 #include <atomic>
-#include <chrono>
-#include <thread>
 
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
@@ -505,15 +503,7 @@ void launch_population_runs(const population_launch& request, const std::atomic<
   else
     launch_blocks<population_threads>("beam_runs", blocks, shared ? bytes : 0,
                                       beam_runs{base, beam_layout_of(job.n, job.settings.beam)});
-  // Waits before the scratch and the flag are freed, raising the flag once *stop is set.
-  for (bool raised = false; stop && !stream_idle();) {
-    if (!raised && stop->load(std::memory_order_relaxed)) {
-      raise_flag(stop_flag.host());
-      raised = true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  synchronize();
+  wait_raising(stop, stop_flag.host());  // before the scratch and the flag are freed
 }
 
 }  // namespace nq::cuda

@@ -4,15 +4,18 @@
 // the default stream. Under nvcc each is a checked CUDA call; in the host execution, memory is
 // the host's and the stream is a worker thread (host_stream.hpp).
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <new>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "core/memory.hpp"
 #include "kernels/cuda_check.cuh"
+#include "kernels/device_ops.cuh"
 
 #if !defined(__CUDACC__)
 #include "kernels/host_stream.hpp"
@@ -70,6 +73,18 @@ inline bool stream_idle() {
 #else
   return default_stream().idle();
 #endif
+}
+
+/// Waits for the default stream, raising `flag` once `*stop` is set (without stop: waits).
+inline void wait_raising(const std::atomic<bool>* stop, unsigned* flag) {
+  for (bool raised = false; stop && !stream_idle();) {
+    if (!raised && stop->load(std::memory_order_relaxed)) {
+      raise_flag(flag);
+      raised = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  synchronize();
 }
 
 /// Owning, move-only device memory. Kernels take raw pointers or views, never this.
