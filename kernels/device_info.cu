@@ -1,3 +1,4 @@
+#include "core/memory.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/gpu.hpp"
 
@@ -28,6 +29,12 @@ std::string device_name(int device) {
 
 bool set_host_devices(int) { return false; }
 
+std::uint64_t device_free_bytes() {
+  std::size_t free = 0, total = 0;
+  NQ_CUDA_TRY(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
 #else
 
 namespace {
@@ -41,6 +48,10 @@ std::string device_name(int device) {
   if (device < 0 || device >= device_count())
     throw cuda_error("invalid device ordinal " + std::to_string(device));
   return "host execution";
+}
+
+std::uint64_t device_free_bytes() {
+  return available_memory_bytes().value_or(std::uint64_t{4} << 30);
 }
 
 bool set_host_devices(int count) {

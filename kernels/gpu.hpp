@@ -115,6 +115,38 @@ std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options =
 /// GPU fails or lacks memory.
 solve_result solve_placement(index_t n, const placement_settings& settings);
 
+/// @brief Bytes of device memory free now (the host's available memory in the host
+/// execution). Throws cuda_error when the GPU fails.
+std::uint64_t device_free_bytes();
+
+/// @brief Whether gpu::solve_lattice takes n queens: n has a lattice split, or n <=
+/// lattice_max_whole_search (solved whole on one GPU thread).
+bool has_lattice(index_t n);
+
+/// @brief Device bytes gpu::solve_lattice needs for n queens with `slots` classes in flight:
+/// the board, the plan, and the larger of the workspaces and the check's bits (5 bits a queen).
+std::uint64_t lattice_device_bytes(index_t n, index_t slots = 1, index_t sub_board = 0);
+
+/// @brief What gpu::solve_lattice did.
+struct lattice_gpu_result {
+  solve_result result;          ///< queen_row empty unless copied back
+  index_t slots = 0;            ///< classes each launch ran at once
+  std::uint64_t unsolved = 0;   ///< classes a limit or stop left unsolved
+  std::uint64_t clashes = 0;    ///< clashes the device's check found (0: a solution)
+  double kernel_seconds = 0.0;  ///< the classes' launches, by CUDA events
+};
+
+/// @brief The lattice (lattice.hpp) on the GPU: one thread per class runs the CPU's sub-board
+/// search from the same stream, so the board is solve_lattice's for the same (seed, n), step
+/// counts included. The board stays on the device, is checked there, and is copied back when
+/// `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
+/// settings.threads). A stop or time limit raises a flag each search reads every
+/// qs4_poll_interval steps; classes not started then keep their rows in order. Needs
+/// has_lattice(n); `sub_board` as solve_lattice's. Throws cuda_error (a resource_error) when the
+/// GPU fails or lacks memory, before anything runs when the board does not fit.
+lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, bool copy_board,
+                                 index_t sub_board = 0);
+
 /// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of
 /// subproblems, many more than resident threads.
 inline constexpr int count_split_rows(int n) { return n <= 14 ? 5 : 6; }

@@ -120,15 +120,22 @@ TEST(Lattice, SolvesEveryBoardOnItsPlannedRows) {
 
 // The board depends on (seed, n) alone: threads 1..8 give it, and another seed another board.
 TEST(Lattice, TheSameBoardForEveryThreadCount) {
-  for (const index_t n : {index_t{5000}, index_t{50000}}) {
-    const solve_result one = solve_lattice(n, with(11, 1), {}, 256);
+  std::vector<std::pair<index_t, index_t>> cases;  // n, aimed sub-board
+  for (index_t n = 4; n <= 64; n += 5) cases.emplace_back(n, 0);
+  for (const index_t n : {5000, 50000}) cases.emplace_back(n, 256);
+  cases.emplace_back(1000000, 0);
+  for (const auto& [n, aim] : cases) {
+    const solve_result one = solve_lattice(n, with(11, 1), {}, aim);
     ASSERT_TRUE(one.solved);
+    ASSERT_TRUE(test::is_solution(one.queen_row)) << "n=" << n;
     for (unsigned threads = 2; threads <= 8; ++threads) {
-      const solve_result many = solve_lattice(n, with(11, threads), {}, 256);
+      const solve_result many = solve_lattice(n, with(11, threads), {}, aim);
       EXPECT_EQ(many.queen_row, one.queen_row) << "n=" << n << " threads " << threads;
       EXPECT_EQ(many.steps, one.steps);
     }
-    EXPECT_NE(solve_lattice(n, with(12, 2), {}, 256).queen_row, one.queen_row);
+    if (n > 8) {
+      EXPECT_NE(solve_lattice(n, with(12, 2), {}, aim).queen_row, one.queen_row) << "n=" << n;
+    }
   }
 }
 

@@ -14,7 +14,8 @@
 /// come nearest the aimed size), so at most one class has a queen more or less than the others;
 /// p(a) = k (a - a0) + b0 mod W, with k, k - 1 and k + 1 prime to W and drawn from the seed,
 /// keeps that class on its own rows. With no such W (no sub-board of 64 queens or more), the
-/// board is solved whole by min-conflicts.
+/// board is solved whole. Each sub-board is solved by QS4 (qs4.hpp) from stream (seed, a), the
+/// same search on CPU threads and on the GPU (gpu::solve_lattice), so both give the same board.
 
 #include <cstdint>
 #include <vector>
@@ -27,6 +28,10 @@ namespace nq {
 /// @brief Sub-board size the lattice aims for: its lines and rows (about 9 bytes a queen) stay
 /// in a core's L2 cache.
 inline constexpr index_t lattice_default_sub_board = index_t{1} << 16;
+
+/// @brief Boards with no split up to this size are solved whole by the sub-board search (the
+/// GPU's too); larger ones by min-conflicts, on the CPU only.
+inline constexpr index_t lattice_max_whole_search = index_t{1} << 20;
 
 /// @brief How a board of n queens is split.
 struct lattice_plan {

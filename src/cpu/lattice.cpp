@@ -7,6 +7,7 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "core/huge_pages.hpp"
@@ -15,6 +16,7 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
+#include "nqueens/qs4.hpp"
 #include "nqueens/rng.hpp"
 #include "nqueens/verify.hpp"
 
@@ -50,7 +52,27 @@ void for_each_divisor(std::uint64_t x, F f) {
 }
 
 /// Attacking pairs of a sub-board (byte line counts, as verify's: 5 bytes a queen).
-index_t pairs_of(const std::vector<row_t>& rows) { return verify_board(rows).conflicts; }
+index_t pairs_of(std::span<const row_t> rows) { return verify_board(rows).conflicts; }
+
+/// What the search did on one class of a group.
+struct class_outcome {
+  bool started = false, solved = false;
+  std::uint64_t steps = 0, restarts = 0;
+};
+
+/// A worker's memory: its group's sub-boards, one after another, and one search's lines.
+struct worker_space {
+  std::vector<row_t> rows;
+  std::vector<std::uint8_t> diag, anti_diag;
+  std::vector<index_t> work;
+  std::vector<class_outcome> outcome;
+  worker_space(index_t group, index_t m)
+      : rows(group * m),
+        diag(diag_line_count(m)),
+        anti_diag(diag_line_count(m)),
+        work(qs4_work_capacity(m)),
+        outcome(group) {}
+};
 
 /// One run of the lattice: the plan, the board, and what the workers found.
 class lattice_run {
@@ -71,8 +93,9 @@ class lattice_run {
     {
       detail::worker_threads workers(threads_, [&](unsigned) {
         try {
+          worker_space space(group_, plan_.size(0));  // class 0 is among the longest
           for (index_t g = next_++; g < groups_ && !failed_.load(); g = next_++)
-            done[g] = solve_group(g) ? 1 : 0;
+            done[g] = solve_group(g, space) ? 1 : 0;
         } catch (...) {
           const std::lock_guard lock(mutex_);
           if (!failure_) failure_ = std::current_exception();
@@ -84,53 +107,58 @@ class lattice_run {
     if (failure_) std::rethrow_exception(failure_);
     // Groups a stop left unstarted keep their classes' rows in order.
     for (index_t g = 0; g < groups_; ++g)
-      if (!done[g]) write_group(g, {});
+      if (!done[g]) write_group(g, nullptr);
     result_.solved = result_.conflicts == 0;  // counted exactly, over every class
     result_.seconds = clock_.seconds();
     return std::move(result_);
   }
 
  private:
-  /// Solves the classes of group g and writes them; false when a limit or stop came first.
-  bool solve_group(index_t g) {
+  /// Solves the classes of group g (the same search as the GPU's, lattice.cu) and writes them;
+  /// false when a limit or stop came first.
+  bool solve_group(index_t g, worker_space& space) {
     const index_t first = g * group_, last = std::min(plan_.classes, first + group_);
-    std::vector<solve_result> found(last - first);
+    const index_t m0 = plan_.size(0);
+    const auto& lim = settings_.limits;
+    const auto stop = [&] {
+      return (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
+             (lim.stop && lim.stop->load(std::memory_order_relaxed));
+    };
     bool started = false;
     for (index_t a = first; a < last; ++a) {
-      min_conflicts_settings mc;
-      mc.seed = settings_.seed;
-      mc.stream = a;
-      mc.limits.max_steps = settings_.limits.max_steps;
-      mc.limits.stop = settings_.limits.stop;
-      if (settings_.limits.time_limit > 0) {
-        mc.limits.time_limit = settings_.limits.time_limit - clock_.seconds();
-        if (mc.limits.time_limit <= 0) break;
-      }
-      if (mc.limits.stop && mc.limits.stop->load(std::memory_order_relaxed)) break;
-      found[a - first] = solve_min_conflicts(plan_.size(a), mc);
-      started = true;
+      class_outcome& out = space.outcome[a - first];
+      out = {};
+      if (stop()) continue;
+      const qs4_view v{space.rows.data() + (a - first) * m0, space.diag.data(),
+                       space.anti_diag.data(), space.work.data(), plan_.size(a)};
+      qs4_reset(v);
+      philox_stream rng(settings_.seed, a);
+      qs4_state state;
+      out.solved = qs4_solve(v, rng, lim.max_steps, state, stop);
+      out.started = started = true;
+      out.steps = state.steps, out.restarts = state.restarts;
     }
     if (!started) return false;
-    write_group(g, found);
+    write_group(g, &space);
     return true;
   }
 
-  /// Writes group g's boards into the whole board (a class without one: rows in order), and
-  /// adds up their work and pairs.
-  void write_group(index_t g, const std::vector<solve_result>& found) {
+  /// Writes group g's boards into the whole board (a class not started, or every class without
+  /// `space`: rows in order), and adds up their work and pairs.
+  void write_group(index_t g, const worker_space* space) {
     const index_t w = plan_.classes, first = g * group_;
-    const index_t last = std::min(w, first + group_);
+    const index_t last = std::min(w, first + group_), m0 = plan_.size(0);
     std::uint64_t steps = 0, restarts = 0;
     index_t pairs = 0, unsolved = 0;
     std::vector<const row_t*> rows(last - first, nullptr);  // none: the rows in order
     for (index_t a = first; a < last; ++a) {
-      const solve_result* mine = a - first < found.size() ? &found[a - first] : nullptr;
-      if (mine && !mine->queen_row.empty()) {
-        rows[a - first] = mine->queen_row.data();
+      const index_t m = plan_.size(a);
+      const class_outcome* mine = space ? &space->outcome[a - first] : nullptr;
+      if (mine && mine->started) {
+        rows[a - first] = space->rows.data() + (a - first) * m0;
         steps += mine->steps, restarts += mine->restarts;
-        if (!mine->solved) ++unsolved, pairs += pairs_of(mine->queen_row);
+        if (!mine->solved) ++unsolved, pairs += pairs_of({rows[a - first], m});
       } else {  // rows in order: every queen on one diagonal
-        const index_t m = plan_.size(a);
         ++unsolved, pairs += m * (m - 1) / 2;
       }
     }
@@ -139,8 +167,8 @@ class lattice_run {
     // a few rows ahead.
     row_t* out = result_.queen_row.data();
     constexpr index_t ahead = 16;
-    for (index_t i = 0; i < plan_.size(0); ++i) {  // class 0 is among the longest
-      if (i + ahead < plan_.size(0)) __builtin_prefetch(out + first + w * (i + ahead), 1);
+    for (index_t i = 0; i < m0; ++i) {
+      if (i + ahead < m0) __builtin_prefetch(out + first + w * (i + ahead), 1);
       for (index_t a = first; a < last; ++a)
         if (i < plan_.size(a)) {
           const row_t* r = rows[a - first];
@@ -153,7 +181,7 @@ class lattice_run {
     result_.conflicts += pairs;
     unsolved_ += unsolved;
     finished_ += last - first;
-    if (progress_ && !found.empty())
+    if (progress_ && space)
       progress_({"sub-boards", static_cast<double>(finished_) / static_cast<double>(w),
                  result_.steps, result_.restarts, clock_.seconds()});
   }
@@ -238,16 +266,20 @@ bool lattice_plan_is_valid(const lattice_plan& plan) {
 std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
   const index_t n = plan.n;
   // The board solved whole, then its pairs counted when a limit stopped it.
-  if (plan.classes == 1) return min_conflicts_memory_bytes(n) + verify_memory_bytes(n);
+  if (plan.classes == 1)
+    return (n <= lattice_max_whole_search ? n * sizeof(row_t) + qs4_workspace_bytes(n)
+                                          : min_conflicts_memory_bytes(n)) +
+           verify_memory_bytes(n);
   const index_t m = plan.size(0);  // the widest class
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned asked = threads ? threads : cores;
   const std::uint64_t group = group_classes(plan.classes, asked);
   const std::uint64_t workers = std::min<std::uint64_t>(asked, (plan.classes + group - 1) / group);
-  // Per worker: its group's boards, one search, and the rows and line counts of an unsolved
+  // Per worker: its group's boards, one search's lines, and the line counts of an unsolved
   // board's pairs.
-  const std::uint64_t per_worker =
-      group * m * sizeof(row_t) + min_conflicts_memory_bytes(m) + verify_memory_bytes(m);
+  const std::uint64_t per_worker = group * m * sizeof(row_t) + qs4_workspace_bytes(m) -
+                                   m * sizeof(row_t) + verify_memory_bytes(m) +
+                                   group * sizeof(class_outcome);
   return n * sizeof(row_t) + workers * per_worker +
          plan.classes * (sizeof(index_t) + sizeof(std::uint8_t));
 }
@@ -256,6 +288,27 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
                            const progress_fn& progress, index_t sub_board) {
   if (!solution_exists(n)) return {};
   lattice_plan plan = plan_lattice(n, settings.seed, sub_board);
+  if (plan.classes == 1 && n <= lattice_max_whole_search) {  // one class, the shared search
+    const detail::stopwatch clock;
+    const auto& lim = settings.limits;
+    solve_result result;
+    result.queen_row.resize(n);
+    std::vector<std::uint8_t> diag(diag_line_count(n)), anti_diag(diag_line_count(n));
+    std::vector<index_t> work(qs4_work_capacity(n));
+    const qs4_view v{result.queen_row.data(), diag.data(), anti_diag.data(), work.data(), n};
+    qs4_reset(v);
+    philox_stream rng(settings.seed, 0);
+    qs4_state state;
+    result.solved = qs4_solve(v, rng, lim.max_steps, state, [&] {
+      return (lim.time_limit > 0 && clock.seconds() >= lim.time_limit) ||
+             (lim.stop && lim.stop->load(std::memory_order_relaxed));
+    });
+    result.steps = state.steps;
+    result.restarts = state.restarts;
+    if (!result.solved) result.conflicts = verify_board(result.queen_row).conflicts;
+    result.seconds = clock.seconds();
+    return result;
+  }
   if (plan.classes == 1) {  // no split fits: the board is one class
     min_conflicts_settings mc;
     mc.seed = settings.seed;
