@@ -84,7 +84,7 @@ namespace nq {
 namespace {
 
 // solve --algo lattice: the same board whatever --threads, verified by `verify`; the reports
-// name the threads; a step limit leaves counted pairs; the GPU is refused in words.
+// name the threads; a step limit leaves counted pairs.
 TEST(CliLattice, TheBoardDoesNotDependOnTheThreadsAndVerifies) {
   test::scratch_dir dir;
   const auto one = test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--threads", "1",
@@ -113,7 +113,7 @@ TEST(CliLattice, TheBoardDoesNotDependOnTheThreadsAndVerifies) {
   EXPECT_NE(s.out.find("2 threads on the cpu"), std::string::npos) << s.out;
 }
 
-TEST(CliLattice, AStepLimitLeavesCountedPairsAndTheGpuIsRefused) {
+TEST(CliLattice, AStepLimitLeavesCountedPairs) {
   test::scratch_dir dir;
   const auto r = test::run_cli(
       dir, {"solve", "-n", "2e5", "--algo", "lattice", "--max-steps", "50", "-f", "json"});
@@ -121,10 +121,6 @@ TEST(CliLattice, AStepLimitLeavesCountedPairsAndTheGpuIsRefused) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_FALSE(j["solved"].get<bool>());
   EXPECT_GT(j["conflicts"].get<long long>(), 0);
-  const auto gpu =
-      test::run_cli(dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "gpu"});
-  EXPECT_EQ(gpu.code, 2);
-  EXPECT_NE(gpu.err.find("lattice runs on CPU threads only"), std::string::npos) << gpu.err;
   EXPECT_FALSE(j.contains("unplaced"));
   // Unsplit (n = 100): the pairs are still counted, and the step limit named per sub-board.
   const auto small = test::run_cli(
@@ -143,6 +139,30 @@ TEST(CliLattice, AStepLimitLeavesCountedPairsAndTheGpuIsRefused) {
   EXPECT_EQ(traced.code, 2);
   const auto listed = test::run_cli(dir, {"algorithms"});
   EXPECT_NE(listed.out.find("lattice"), std::string::npos) << listed.out;
+}
+
+// Without a GPU, --device gpu is refused with the reason (exit 3, nothing written), and auto
+// runs on the CPU saying so, with the same board as --device cpu.
+TEST(CliLattice, TheDeviceChoiceWithoutAGpu) {
+  test::scratch_dir dir;
+  const auto version = test::run_cli(dir, {"--version"}).out;
+  if (version.find("built without CUDA") == std::string::npos &&
+      version.find(" 0 devices visible") == std::string::npos)
+    GTEST_SKIP() << "this machine has a GPU";
+  const auto gpu = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "gpu", "-o", "b.txt"});
+  EXPECT_EQ(gpu.code, 3);
+  EXPECT_EQ(test::count_lines(gpu.err), 1u) << gpu.err;
+  EXPECT_NE(gpu.err.find("no CUDA device available"), std::string::npos) << gpu.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "b.txt"));
+  const auto automatic = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "auto", "-f", "positions"});
+  EXPECT_EQ(automatic.code, 0) << automatic.err;
+  EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
+  const auto cpu = test::run_cli(
+      dir, {"solve", "-n", "2e5", "--algo", "lattice", "--device", "cpu", "-f", "positions"});
+  EXPECT_EQ(automatic.out, cpu.out);
+  EXPECT_TRUE(cpu.err.empty()) << cpu.err;
 }
 
 }  // namespace

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
+#include "core/memory.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/lattice.hpp"
+#include "nqueens/verify.hpp"
 
 #if NQ_WITH_CUDA
 #include "kernels/gpu.hpp"
@@ -86,6 +90,49 @@ solve_result solve_placement_on(const std::string& device, index_t n,
 #endif
   if (!quiet) std::fprintf(stderr, "nqueens solve: %s; running on the CPU\n", why);
   return solve_placement(n, settings, progress);
+}
+
+solve_result solve_lattice_on(const std::string& device, index_t n,
+                              const placement_settings& settings, bool copy_board, bool quiet,
+                              const progress_fn& progress, std::string& used,
+                              double* kernel_seconds) {
+  used = "cpu";
+  if (device == "cpu") return solve_lattice(n, settings, progress);
+  std::string why;
+#if NQ_WITH_CUDA
+  if (gpu::device_count() == 0) {
+    if (device == "gpu") throw device_error("no CUDA device available");
+    why = "no CUDA device";
+  } else if (!gpu::has_lattice(n)) {
+    why = "n=" + std::to_string(n) + " has no lattice split, and the GPU solves whole boards of " +
+          "at most " + std::to_string(lattice_max_whole_search) + " queens";
+    if (device == "gpu") throw usage_error(why);
+  } else {
+    const std::uint64_t need = gpu::lattice_device_bytes(n), free = gpu::device_free_bytes();
+    if (need <= free) {
+      used = "gpu";
+      gpu::lattice_gpu_result run = gpu::solve_lattice(n, settings, copy_board);
+      if (kernel_seconds) *kernel_seconds = run.kernel_seconds;
+      // What will be written is checked again on the CPU, apart from the device's check.
+      if (run.result.solved && !run.result.queen_row.empty() &&
+          !verify_board(run.result.queen_row, settings.threads).valid())
+        throw std::runtime_error(
+            "the GPU lattice's board failed the CPU check after passing "
+            "the device's: please report this");
+      return std::move(run.result);
+    }
+    why = "n=" + std::to_string(n) + " needs " + format_bytes(need) + " of GPU memory, and " +
+          format_bytes(free) + " is free";
+    if (device == "gpu") throw resource_error(why);
+  }
+#else
+  (void)copy_board, (void)kernel_seconds;
+  if (device == "gpu")
+    throw device_error("no CUDA device available (this nqueens was built without CUDA)");
+  why = "no CUDA device (built without CUDA)";
+#endif
+  if (!quiet) std::fprintf(stderr, "nqueens solve: %s; running on the CPU\n", why.c_str());
+  return solve_lattice(n, settings, progress);
 }
 
 }  // namespace nq::cli

@@ -62,7 +62,8 @@ struct solve_request {
 struct chain_report {
   std::string device = "cpu";
   std::string device_name;
-  unsigned threads = 0;  // parallel on the CPU: the threads it ran on
+  unsigned threads = 0;        // parallel on the CPU: the threads it ran on
+  double kernel_seconds = -1;  // lattice on the GPU: its launches, by CUDA events
 };
 
 bool is_parallel(const solve_request& request) { return request.algorithm == "parallel"; }
@@ -123,7 +124,7 @@ solve_request parse_request(int argc, char** argv) {
        cxxopts::value<std::string>())
       ("chain", "local search: run chain I alone (e.g. to replay one that --chains reported)",
        cxxopts::value<std::string>())
-      ("device", "with --chains or --algo parallel: cpu (default), gpu, or auto (the GPU when it runs the algorithm)",
+      ("device", "with --chains, --algo parallel or lattice: cpu (default), gpu, or auto (the GPU when it runs the algorithm; lattice: and has the memory)",
        cxxopts::value<std::string>())
       ("t,threads", "parallel, lattice: worker threads (default: every core); the board does not depend on them",
        cxxopts::value<std::string>())
@@ -176,8 +177,6 @@ solve_request parse_request(int argc, char** argv) {
   }
   if (is_threaded(request) && args.count("device")) {
     request.device = parse_device(args["device"].as<std::string>());
-    if (is_lattice(request) && request.device == "gpu")
-      throw usage_error("lattice runs on CPU threads only (the GPU runs --algo parallel)");
     // parallel and lattice take no chain options and write no trace.
     for (const char* option : {"chains", "chain"})
       if (args.count(option))
@@ -221,9 +220,13 @@ std::uint64_t memory_needed(const solve_request& request) {
   // Every array the run allocates (the GPU path holds the board on the host too), and the
   // process itself; a stopped run counts nothing more.
   if (is_parallel(request)) return placement_memory_bytes(request.n) + (std::uint64_t{8} << 20);
-  if (is_lattice(request))
-    return lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads) +
-           (std::uint64_t{8} << 20);
+  if (is_lattice(request)) {
+    // On the GPU, the host holds the board copied back and the line counts of its CPU check.
+    const std::uint64_t cpu =
+        lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads);
+    const std::uint64_t gpu = request.n * sizeof(row_t) + verify_memory_bytes(request.n);
+    return (request.device == "cpu" ? cpu : std::max(cpu, gpu)) + (std::uint64_t{8} << 20);
+  }
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
 
@@ -324,6 +327,7 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
     record["chains"] = request.chains;
   }
   if (is_threaded(request)) record["threads"] = report.threads;
+  if (report.kernel_seconds >= 0) record["kernel_seconds"] = report.kernel_seconds;
   if (is_chain(request)) record["chain"] = request.chain;
   record["seed"] = request.seed;
   record["solved"] = result.solved;
@@ -370,9 +374,14 @@ std::string summary_line(const solve_request& request, const solve_result& resul
                 count_of(result.restarts, "restart").c_str());
   std::string text = line;
   if (request.chains) text += ", replay with --chain " + std::to_string(request.chain);
-  if (is_threaded(request))
+  if (is_threaded(request) && report.device == "gpu" && report.kernel_seconds >= 0) {
+    char kernels[64];
+    std::snprintf(kernels, sizeof kernels, ", on the gpu (kernels %.3f s)", report.kernel_seconds);
+    text += kernels;
+  } else if (is_threaded(request)) {
     text += report.device == "gpu" ? ", on the gpu"
                                    : ", " + count_of(report.threads, "thread") + " on the cpu";
+  }
   if (stopped_placing(request, result))
     text += ", " + count_of(result.unplaced, "queen") + " not yet placed";
   else if (!result.solved)
@@ -519,9 +528,13 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     report.threads = settings.threads;
     const progress_fn show = [&](const solve_progress& p) { progress.update(p); };
     try {
-      result = is_lattice(request) ? solve_lattice(request.n, settings, show)
-                                   : solve_placement_on(request.device, request.n, settings,
-                                                        request.quiet, show, report.device);
+      // The GPU keeps a solved board unless something shows or writes it.
+      const bool copy_board = shell || request.format != solve_format::summary;
+      result = is_lattice(request)
+                   ? solve_lattice_on(request.device, request.n, settings, copy_board,
+                                      request.quiet, show, report.device, &report.kernel_seconds)
+                   : solve_placement_on(request.device, request.n, settings, request.quiet, show,
+                                        report.device);
     } catch (const std::bad_alloc&) {
       throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
                            format_bytes(memory_needed(request)) +
