@@ -249,7 +249,7 @@ for tool in memcheck racecheck synccheck; do
     filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
     filter+=':GpuDevices.OneTwoOrThree*'
     filter+=':*GpuPopulationGrid*.MatchesTheCpu*:*GpuBeamGrid*.MatchesTheCpu*'
-    filter+=':*GpuBeamGrid*.LargeBoards*:GpuLattice.SameBoardAsTheCpu:GpuLattice.AStopWhile*'
+    filter+=':*GpuBeamGrid*.LargeBoards*:GpuLattice.SameBoardAsTheCpu:GpuLattice.ATimeLimitWhile*'
   fi
   step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt "$sanitizer" --tool "$tool" \
     --error-exitcode 1 "$gpu_test" "$filter"

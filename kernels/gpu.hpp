@@ -142,10 +142,11 @@ struct lattice_gpu_result {
 /// `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
 /// settings.threads). A stop or time limit raises a flag each search reads every
 /// qs4_poll_interval steps; classes not started then keep their rows in order. Needs
-/// has_lattice(n); `sub_board` as solve_lattice's. Throws cuda_error (a resource_error) when the
-/// GPU fails or lacks memory, before anything runs when the board does not fit.
+/// has_lattice(n); `sub_board` as solve_lattice's; `slots` > 0 caps the classes a launch runs
+/// (tests; the board does not depend on it). Throws cuda_error (a resource_error) when the GPU
+/// fails or lacks memory, before anything runs when the board does not fit.
 lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, bool copy_board,
-                                 index_t sub_board = 0);
+                                 index_t sub_board = 0, index_t slots = 0);
 
 /// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of
 /// subproblems, many more than resident threads.

@@ -35,8 +35,12 @@ struct slot_space {
   index_t m0;  ///< the widest class
   NQ_HD qs4_view view(index_t slot, index_t m) const {
     const index_t lines = diag_line_count(m0);
-    return {rows + slot * m0, diag + slot * lines, anti_diag + slot * lines,
-            work + slot * qs4_work_capacity(m0), m};
+    return {rows + slot * m0,
+            diag + slot * lines,
+            anti_diag + slot * lines,
+            work + slot * qs4_work_capacity(m0),
+            m,
+            qs4_work_capacity(m)};
   }
 };
 
@@ -130,7 +134,7 @@ std::uint64_t lattice_device_bytes(index_t n, index_t slots, index_t sub_board) 
 }
 
 lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, bool copy_board,
-                                 index_t sub_board) {
+                                 index_t sub_board, index_t slots) {
   using namespace nq::cuda;
   lattice_gpu_result out;
   solve_result& result = out.result;
@@ -148,6 +152,7 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
                      std::to_string(n) + " queens; " + format_bytes(free) + " is free");
   const std::uint64_t fit = 1 + (free - base) / 2 / qs4_workspace_bytes(m0);
   out.slots = static_cast<index_t>(std::min<std::uint64_t>({w, max_slots, fit}));
+  if (slots) out.slots = std::min(out.slots, slots);
 
   device_buffer<row_t> board(n);
   device_buffer<index_t> row_class(w);
@@ -167,14 +172,13 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
   device_buffer<unsigned> scratch(std::max<std::uint64_t>(
       (space_bytes + sizeof(unsigned) - 1) / sizeof(unsigned), check_words));
   {
+    // The work lists first (8-byte items, the allocation's own alignment), then the rows
+    // (4-byte), then the byte counts: every array aligned to its type whatever slots and m0.
     auto* bytes = reinterpret_cast<unsigned char*>(scratch.data());
-    // Rows and work lists first (4-byte aligned), the byte counts after them.
-    const slot_space space{
-        reinterpret_cast<row_t*>(bytes),
-        bytes + out.slots * (m0 * sizeof(row_t) + qs4_work_capacity(m0) * sizeof(index_t)), nullptr,
-        reinterpret_cast<index_t*>(bytes + out.slots * m0 * sizeof(row_t)), m0};
-    slot_space laid = space;
-    laid.anti_diag = space.diag + out.slots * lines;
+    auto* work = reinterpret_cast<index_t*>(bytes);
+    auto* rows = reinterpret_cast<row_t*>(work + out.slots * qs4_work_capacity(m0));
+    auto* diag = reinterpret_cast<std::uint8_t*>(rows + out.slots * m0);
+    const slot_space laid{rows, diag, diag + out.slots * lines, work, m0};
     cuda_event start, end;
     start.record();
     for (index_t first = 0; first < w; first += out.slots) {

@@ -52,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_input{"n_no_value", {"solve", "-n"}, 2, "missing an argument"},
         bad_input{"n_beyond_rows", {"solve", "-n", "5e9"}, 2, "at most 4294967295 queens"},
         bad_input{"n_beyond_memory",
-                  {"solve", "-n", "1e9", "--memory-limit", "1G"},
+                  {"solve", "-n", "1e9", "--algo", "min-conflicts", "--memory-limit", "1G"},
                   3,
                   "needs about 4.20 GiB of memory"},
         bad_input{"memory_limit_bad",

@@ -73,10 +73,11 @@ TEST(CliLimits, ATimeLimitOfOneSecondEndsExpensiveSearchesWithinTen) {
 // does, and says what it left.
 TEST(CliLimits, AMinConflictsRunStoppedWhilePlacingAllocatesNoMore) {
   scratch_dir dir;
-  const auto solved = run_cli(dir, {"solve", "-n", "1e7", "--memory-limit", "60M"});
+  const auto solved =
+      run_cli(dir, {"solve", "-n", "1e7", "--algo", "min-conflicts", "--memory-limit", "60M"});
   EXPECT_EQ(solved.code, 0) << "4.5 bytes a queen fit: " << solved.err;
-  const auto r = run_cli(dir, {"solve", "-n", "1e7", "--max-steps", "1000", "--memory-limit",
-                               "60M", "-f", "summary"});
+  const auto r = run_cli(dir, {"solve", "-n", "1e7", "--algo", "min-conflicts", "--max-steps",
+                               "1000", "--memory-limit", "60M", "-f", "summary"});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.out.find("queens not yet placed"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("attacking pair"), std::string::npos) << r.out;

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli_runner.hpp"
 
@@ -139,6 +141,24 @@ TEST(CliLattice, AStepLimitLeavesCountedPairs) {
   EXPECT_EQ(traced.code, 2);
   const auto listed = test::run_cli(dir, {"algorithms"});
   EXPECT_NE(listed.out.find("lattice"), std::string::npos) << listed.out;
+}
+
+// Without --algo, boards from 2^20 queens take the lattice on every core; smaller ones keep
+// min-conflicts.
+TEST(CliLattice, HugeBoardsTakeEveryCoreByDefault) {
+  test::scratch_dir dir;
+  const auto huge = test::run_cli(dir, {"solve", "-n", "1048576", "-f", "summary"});
+  EXPECT_EQ(huge.code, 0) << huge.err;
+  EXPECT_NE(huge.out.find("by lattice"), std::string::npos) << huge.out;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_NE(huge.out.find(std::to_string(cores) + (cores == 1 ? " thread" : " threads")),
+            std::string::npos)
+      << huge.out;
+  const auto below = test::run_cli(dir, {"solve", "-n", "1048575", "-f", "summary"});
+  EXPECT_EQ(below.code, 0) << below.err;
+  EXPECT_NE(below.out.find("by min-conflicts"), std::string::npos) << below.out;
+  const auto help = test::run_cli(dir, {"solve", "--help"});
+  EXPECT_NE(help.out.find("lattice, on every core, from 2^20"), std::string::npos) << help.out;
 }
 
 // Without a GPU, --device gpu is refused with the reason (exit 3, nothing written), and auto

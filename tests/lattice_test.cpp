@@ -8,6 +8,7 @@
 #include <atomic>
 #include <numeric>
 
+#include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
 
 namespace nq {
@@ -20,6 +21,28 @@ placement_settings with(std::uint64_t seed, unsigned threads) {
   settings.seed = seed;
   settings.threads = threads;
   return settings;
+}
+
+// The sub-board search with a work list far too short for its attacked queens: the list is
+// compacted in place (keeping the column under repair) or the run restarts, and every board
+// still ends solved.
+TEST(Qs4, ATinyWorkListStillSolves) {
+  for (index_t m = 1; m <= 400; m += m < 40 ? 1 : 7) {
+    if (m == 2 || m == 3) continue;
+    for (const index_t capacity : {index_t{2}, m / 64 + 1}) {
+      std::vector<row_t> rows(m);
+      std::vector<std::uint8_t> diag(diag_line_count(m)), anti(diag_line_count(m));
+      std::vector<index_t> work(capacity);
+      const qs4_view v{rows.data(), diag.data(), anti.data(), work.data(), m, capacity};
+      qs4_reset(v);
+      philox_stream rng(m, capacity);
+      qs4_state state;
+      ASSERT_TRUE(qs4_solve(v, rng, 0, state, [] { return false; }))
+          << "m=" << m << ", capacity " << capacity;
+      EXPECT_TRUE(test::is_solution(rows)) << "m=" << m << ", capacity " << capacity;
+      EXPECT_EQ(state.pairs, 0u);
+    }
+  }
 }
 
 // Every plan is valid: W = 1, or W prime to 6 dividing n, n - 1 or n + 1, with sub-boards of

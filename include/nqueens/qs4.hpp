@@ -38,13 +38,15 @@ NQ_HD constexpr std::uint64_t qs4_workspace_bytes(index_t m) {
 }
 
 /// @brief One sub-board's workspace: m rows (a permutation, kept across restarts), the
-/// queens on each diagonal and anti-diagonal, and the columns that may be attacked.
+/// queens on each diagonal and anti-diagonal, and the columns that may be attacked. Each array
+/// aligned to its type (`work` to 8 bytes: a device faults on a misaligned access).
 struct qs4_view {
   row_t* queen_row;         ///< m
   std::uint8_t* diag;       ///< 2m - 1
   std::uint8_t* anti_diag;  ///< 2m - 1
-  index_t* work;            ///< qs4_work_capacity(m)
+  index_t* work;            ///< work_capacity
   index_t m;
+  index_t work_capacity;  ///< qs4_work_capacity(m), the same on every side (tests take less)
 };
 
 /// @brief What a run has done: steps (rows drawn + partners drawn), restarts, and the
@@ -80,7 +82,7 @@ NQ_HD inline void qs4_clear(const qs4_view& v) {
 template <class Stop>
 NQ_HD int qs4_place(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
                     index_t& work_size, Stop& stop) {
-  const index_t m = v.m, capacity = qs4_work_capacity(m);
+  const index_t m = v.m, capacity = v.work_capacity;
   row_t* q = v.queen_row;
   s.pairs = 0;
   work_size = 0;
@@ -112,7 +114,7 @@ NQ_HD int qs4_place(const qs4_view& v, philox_stream& rng, std::uint64_t max_ste
 template <class Stop>
 NQ_HD int qs4_repair(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
                      index_t work_size, Stop& stop) {
-  const index_t m = v.m, capacity = qs4_work_capacity(m);
+  const index_t m = v.m, capacity = v.work_capacity;
   const std::uint64_t stall_limit = 64 + 4 * std::uint64_t{m};
   row_t* q = v.queen_row;
   std::uint64_t since_improvement = 0;
@@ -182,7 +184,7 @@ NQ_HD inline void qs4_reset(const qs4_view& v) {
 /// 0: none) or by stop(), a callable asked every qs4_poll_interval steps. Returns true when
 /// solved. A stopped run leaves its rows as they stand (a permutation) and `s.pairs` the pairs
 /// among the first `s.placed` columns only (callers that need all of them recount). m = 2 and
-/// 3 return false at once; m >= 1.
+/// 3 return false at once; m >= 1, work_capacity >= 1.
 template <class Stop>
 NQ_HD bool qs4_solve(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
                      Stop stop) {

@@ -33,6 +33,7 @@ std::atomic<bool> interrupted{false};
 constexpr index_t default_grid_limit = 32;       // default format: grid up to here, summary above
 constexpr index_t max_cell_format_n = 10000;     // grid and matrix print n^2 cells
 constexpr index_t max_clash_check_n = 10000000;  // a failure names its first clash up to here
+constexpr index_t default_lattice_n = index_t{1} << 20;  // no --algo: lattice from here on
 
 enum class solve_format { summary, grid, matrix, positions, json };
 
@@ -106,7 +107,8 @@ solve_request parse_request(int argc, char** argv) {
   // clang-format off
   options.add_options()
       ("n,queens", "number of queens (and board size); 1e6 notation allowed", cxxopts::value<std::string>())
-      ("a,algo", "algorithm: see `nqueens algorithms`", cxxopts::value<std::string>()->default_value("min-conflicts"))
+      ("a,algo", "algorithm: see `nqueens algorithms` (default: lattice, on every core, from 2^20 = 1048576 queens; min-conflicts below)",
+       cxxopts::value<std::string>())
       ("s,seed", "random seed; equal seeds give equal runs", cxxopts::value<std::string>()->default_value("1"))
       ("max-steps", "give up after this many steps", cxxopts::value<std::string>())
       ("time-limit", "give up after this many seconds", cxxopts::value<std::string>())
@@ -137,7 +139,11 @@ solve_request parse_request(int argc, char** argv) {
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
   solve_request request;
   request.n = parse_board_size(args["queens"].as<std::string>());
-  request.algorithm = args["algo"].as<std::string>();
+  // Huge boards take every core by default; smaller ones keep the one-core min-conflicts,
+  // which needs no threads to start (a million queens in 0.05 s).
+  request.algorithm = args.count("algo")               ? args["algo"].as<std::string>()
+                      : request.n >= default_lattice_n ? "lattice"
+                                                       : "min-conflicts";
   if (!find_algorithm(request.algorithm))
     throw usage_error("unknown algorithm '" + request.algorithm + "' (see nqueens algorithms)");
   request.seed = parse_seed(args["seed"].as<std::string>());

@@ -127,8 +127,13 @@ class lattice_run {
       class_outcome& out = space.outcome[a - first];
       out = {};
       if (stop()) continue;
-      const qs4_view v{space.rows.data() + (a - first) * m0, space.diag.data(),
-                       space.anti_diag.data(), space.work.data(), plan_.size(a)};
+      const index_t m = plan_.size(a);
+      const qs4_view v{space.rows.data() + (a - first) * m0,
+                       space.diag.data(),
+                       space.anti_diag.data(),
+                       space.work.data(),
+                       m,
+                       qs4_work_capacity(m)};
       qs4_reset(v);
       philox_stream rng(settings_.seed, a);
       qs4_state state;
@@ -265,7 +270,7 @@ std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
   const index_t n = plan.n;
   // The board solved whole, then its pairs counted when a limit stopped it.
   if (plan.classes == 1)
-    return (n <= lattice_max_whole_search ? n * sizeof(row_t) + qs4_workspace_bytes(n)
+    return (n <= lattice_max_whole_search ? qs4_workspace_bytes(n)  // its rows are the board
                                           : min_conflicts_memory_bytes(n)) +
            verify_memory_bytes(n);
   const index_t m = plan.size(0);  // the widest class
@@ -293,17 +298,23 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
     result.queen_row.resize(n);
     std::vector<std::uint8_t> diag(diag_line_count(n)), anti_diag(diag_line_count(n));
     std::vector<index_t> work(qs4_work_capacity(n));
-    const qs4_view v{result.queen_row.data(), diag.data(), anti_diag.data(), work.data(), n};
+    const qs4_view v{result.queen_row.data(), diag.data(), anti_diag.data(), work.data(), n,
+                     qs4_work_capacity(n)};
     qs4_reset(v);
-    philox_stream rng(settings.seed, 0);
-    qs4_state state;
-    result.solved = qs4_solve(v, rng, lim.max_steps, state, [&] {
+    const auto stop = [&] {
       return (lim.time_limit > 0 && clock.seconds() >= lim.time_limit) ||
              (lim.stop && lim.stop->load(std::memory_order_relaxed));
-    });
+    };
+    philox_stream rng(settings.seed, 0);
+    qs4_state state;
+    // A stop already raised: not searched, as the GPU does (a board of one is still solved).
+    if (!stop()) result.solved = qs4_solve(v, rng, lim.max_steps, state, stop);
     result.steps = state.steps;
     result.restarts = state.restarts;
-    if (!result.solved) result.conflicts = verify_board(result.queen_row).conflicts;
+    if (!result.solved) {
+      result.conflicts = verify_board(result.queen_row).conflicts;
+      result.solved = result.conflicts == 0;
+    }
     result.seconds = clock.seconds();
     return result;
   }
