@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times `nqueens solve -n N --format summary` for huge N: wall time and peak memory of the
+"""Times `nqueens solve -n N --algo min-conflicts --format summary` for huge N (one core): wall time and peak memory of the
 whole process, medians over repeats after one warm-up run. Appends one JSON record per N to
 bench/results/<date>-cpu.jsonl and prints a table.
 
@@ -22,7 +22,8 @@ TARGET_BYTES_PER_QUEEN = 10.0
 
 
 def run_once(binary, n, seed):
-    command = [binary, "solve", "-n", str(n), "--format", "summary", "--seed", str(seed), "-q"]
+    command = [binary, "solve", "-n", str(n), "--algo", "min-conflicts", "--format", "summary",
+               "--seed", str(seed), "-q"]
     start = time.perf_counter()
     result = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
     wall = time.perf_counter() - start
