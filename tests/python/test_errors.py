@@ -55,7 +55,9 @@ def test_batch_without_solutions():
 
 
 def test_memory_refusal_is_memory_error():
-    code, message = cli_error("solve", "-n", "1e9", "--memory-limit", "1M")
+    # The module's default is min-conflicts at any n; the CLI's is lattice from 2^20 queens.
+    code, message = cli_error("solve", "-n", "1e9", "--algo", "min-conflicts",
+                              "--memory-limit", "1M")
     assert code == 3
     with pytest.raises(MemoryError) as raised:
         nqueens.solve(10**9, memory_limit="1M")
