@@ -64,13 +64,8 @@ struct solve_classes {
     for (index_t t = id.global(); t < count; t += id.grid_threads()) {
       const index_t a = first + t, m = n / classes + (a < wide ? 1 : 0);
       const qs4_view v = space.view(t, m);
-      qs4_reset(v);
       qs4_state state;
-      bool solved = false;
-      if (!read_flag(flag)) {
-        philox_stream rng(seed, a);
-        solved = qs4_solve(v, rng, max_steps, state, flag_stop{flag});
-      }
+      const bool solved = qs4_run(v, seed, a, max_steps, state, flag_stop{flag});
       const index_t p = row_class[a];
       for (index_t i = 0; i < m; ++i)
         board[a + classes * i] = static_cast<row_t>(p + classes * v.queen_row[i]);

@@ -175,16 +175,9 @@ TEST(CliBatch, RunsCsvHasEveryRunAndRunZeroIsSolve) {
       << rows[0];
 }
 
-/// Whether this machine has no usable GPU (so --device gpu must be refused).
-bool without_gpu(const scratch_dir& dir) {
-  const auto version = run_cli(dir, {"--version"}).out;
-  return version.find("built without CUDA") != std::string::npos ||
-         version.find(" 0 devices visible") != std::string::npos;
-}
-
 TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   scratch_dir dir;
-  if (!without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
+  if (!test::without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
   const auto gpu =
       run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device", "gpu"});
   EXPECT_EQ(gpu.code, 3);
@@ -233,7 +226,7 @@ TEST(CliBatch, DeviceChoiceWithoutAGpu) {
 // with a note, and the run is the one `solve` gives without --device (stream 0).
 TEST(CliBatch, PopulationSearchesChooseTheirDevice) {
   scratch_dir dir;
-  if (!without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
+  if (!test::without_gpu(dir)) GTEST_SKIP() << "this machine has a GPU";
   for (const char* algo : {"ga", "beam"}) {
     SCOPED_TRACE(algo);
     const auto gpu =

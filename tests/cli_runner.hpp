@@ -112,6 +112,14 @@ inline cli_result run_cli_limited(const scratch_dir& dir, std::size_t kib,
   return cli_process(dir, args, input, "", kib).wait();
 }
 
+/// Whether this machine has no usable GPU (so --device gpu must be refused), as the binary's
+/// --version says.
+inline bool without_gpu(const scratch_dir& dir) {
+  const auto version = run_cli(dir, {"--version"}).out;
+  return version.find("built without CUDA") != std::string::npos ||
+         version.find(" 0 devices visible") != std::string::npos;
+}
+
 inline std::size_t count_lines(const std::string& text) {
   std::size_t lines = 0;
   for (const char c : text) lines += c == '\n';

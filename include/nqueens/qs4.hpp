@@ -55,7 +55,8 @@ struct qs4_state {
   std::uint64_t steps = 0;
   std::uint64_t restarts = 0;
   index_t pairs = 0;
-  index_t placed = 0;  ///< columns on the lines (m once placement is done)
+  index_t placed = 0;    ///< columns on the lines (m once placement is done)
+  bool started = false;  ///< false when qs4_run found the stop already raised
 };
 
 namespace detail {
@@ -197,6 +198,19 @@ NQ_HD bool qs4_solve(const qs4_view& v, philox_stream& rng, std::uint64_t max_st
     if (end == 0) return false;
     if (end == 1) return true;
   }
+}
+
+/// @brief A sub-board's whole run, as the CPU threads and the GPU kernel both make it: the rows
+/// set to 0..m-1, then, unless stop() already holds (the run is then not started and its rows
+/// stay in order), qs4_solve from stream (seed, stream). Returns true when solved.
+template <class Stop>
+NQ_HD bool qs4_run(const qs4_view& v, std::uint64_t seed, std::uint64_t stream,
+                   std::uint64_t max_steps, qs4_state& s, Stop stop) {
+  qs4_reset(v);
+  if (stop()) return false;
+  s.started = true;
+  philox_stream rng(seed, stream);
+  return qs4_solve(v, rng, max_steps, s, stop);
 }
 
 }  // namespace nq

@@ -10,6 +10,7 @@
 #include <span>
 #include <thread>
 
+#include "core/deadline.hpp"
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
@@ -118,15 +119,10 @@ class lattice_run {
     const index_t first = g * group_, last = std::min(plan_.classes, first + group_);
     const index_t m0 = plan_.size(0);
     const auto& lim = settings_.limits;
-    const auto stop = [&] {
-      return (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
-             (lim.stop && lim.stop->load(std::memory_order_relaxed));
-    };
+    detail::deadline limit(lim.time_limit, clock_, lim.stop);
+    const auto stop = [&] { return limit.passed_now(); };
     bool started = false;
     for (index_t a = first; a < last; ++a) {
-      class_outcome& out = space.outcome[a - first];
-      out = {};
-      if (stop()) continue;
       const index_t m = plan_.size(a);
       const qs4_view v{space.rows.data() + (a - first) * m0,
                        space.diag.data(),
@@ -134,12 +130,12 @@ class lattice_run {
                        space.work.data(),
                        m,
                        qs4_work_capacity(m)};
-      qs4_reset(v);
-      philox_stream rng(settings_.seed, a);
       qs4_state state;
-      out.solved = qs4_solve(v, rng, lim.max_steps, state, stop);
-      out.started = started = true;
+      class_outcome& out = space.outcome[a - first];
+      out.solved = qs4_run(v, settings_.seed, a, lim.max_steps, state, stop);
+      out.started = state.started;
       out.steps = state.steps, out.restarts = state.restarts;
+      started = started || state.started;
     }
     if (!started) return false;
     write_group(g, &space);
@@ -300,15 +296,11 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
     std::vector<index_t> work(qs4_work_capacity(n));
     const qs4_view v{result.queen_row.data(), diag.data(), anti_diag.data(), work.data(), n,
                      qs4_work_capacity(n)};
-    qs4_reset(v);
-    const auto stop = [&] {
-      return (lim.time_limit > 0 && clock.seconds() >= lim.time_limit) ||
-             (lim.stop && lim.stop->load(std::memory_order_relaxed));
-    };
-    philox_stream rng(settings.seed, 0);
+    detail::deadline limit(lim.time_limit, clock, lim.stop);
     qs4_state state;
-    // A stop already raised: not searched, as the GPU does (a board of one is still solved).
-    if (!stop()) result.solved = qs4_solve(v, rng, lim.max_steps, state, stop);
+    // A stop already raised: not searched, as on the GPU (a board of one is still solved).
+    result.solved =
+        qs4_run(v, settings.seed, 0, lim.max_steps, state, [&] { return limit.passed_now(); });
     result.steps = state.steps;
     result.restarts = state.restarts;
     if (!result.solved) {
