@@ -21,16 +21,19 @@ using test::a000170;
 using test::a002562;
 using test::scratch_dir;
 
-/// mpiexec -n `ranks`, oversubscribed (more ranks than cores), and allowed as root (CI).
-std::vector<std::string> mpiexec(int ranks) {
-  std::vector<std::string> launcher{NQ_MPIEXEC_PATH, "--oversubscribe"};
+/// mpiexec -n `ranks`, oversubscribed (more ranks than cores), allowed as root (CI), and with
+/// its session files in `dir`: two mpiexecs starting at once in /tmp race to create the same
+/// directory there, and one fails.
+std::vector<std::string> mpiexec(const scratch_dir& dir, int ranks) {
+  std::vector<std::string> launcher{NQ_MPIEXEC_PATH, "--oversubscribe", "--mca", "orte_tmpdir_base",
+                                    dir.path().string()};
   if (::geteuid() == 0) launcher.push_back("--allow-run-as-root");
   launcher.insert(launcher.end(), {"-n", std::to_string(ranks)});
   return launcher;
 }
 
 test::cli_result run_mpi(const scratch_dir& dir, int ranks, const std::vector<std::string>& args) {
-  return test::cli_process(dir, args, "", "", 0, mpiexec(ranks)).wait();
+  return test::cli_process(dir, args, "", "", 0, mpiexec(dir, ranks)).wait();
 }
 
 void count_oeis_on(int ranks) {
@@ -139,12 +142,14 @@ std::vector<std::string> count_args(int n, int threads) {
 const std::vector<std::string> count_17 = count_args(17, 1);
 
 // SIGTERM to mpiexec (as Ctrl-C): every rank stops, rank 0 saves what finished and says how to
-// resume; a count without MPI resumes the checkpoint.
+// resume; a count without MPI resumes the checkpoint. Open MPI passes the signal on to the
+// ranks a second later, so the count must last longer than that: n = 18, or n = 17 where the
+// sanitizers slow it down (n = 18 would take a minute to resume there).
 TEST(MpiCount, AStoppedCountResumesWithoutMpi) {
+  const int stop_n = test::under_address_sanitizer() ? 17 : 18;
   scratch_dir dir;
   {
-    // n = 18: mpiexec takes its time to pass the signal on, and n = 17 may be done by then.
-    test::cli_process count(dir, count_args(18, 1), "", "", 0, mpiexec(3));
+    test::cli_process count(dir, count_args(stop_n, 1), "", "", 0, mpiexec(dir, 3));
     ASSERT_GT(wait_for_progress(count, dir / "ck.json"), 0u);
     count.kill(SIGTERM);
     const auto r = count.wait();
@@ -152,7 +157,7 @@ TEST(MpiCount, AStoppedCountResumesWithoutMpi) {
     EXPECT_NE(r.err.find("run the same command to resume"), std::string::npos) << r.err;
   }
   ASSERT_TRUE(unfinished(dir / "ck.json")) << "stopped too late";
-  expect_resumed(test::run_cli(dir, count_args(18, 2)), 18);
+  expect_resumed(test::run_cli(dir, count_args(stop_n, 2)), stop_n);
 }
 
 // A plain count's checkpoint resumed under mpiexec.
@@ -201,7 +206,7 @@ pid_t rank_pid(pid_t launcher, int rank) {
 TEST(MpiCount, AKilledRankThenAResumeIsExact) {
   scratch_dir dir;
   {
-    test::cli_process count(dir, count_17, "", "", 0, mpiexec(3));
+    test::cli_process count(dir, count_17, "", "", 0, mpiexec(dir, 3));
     ASSERT_GT(wait_for_progress(count, dir / "ck.json"), 0u);
     const pid_t victim = rank_pid(count.pid(), 2);
     ASSERT_GT(victim, 0) << "rank 2 not found among mpiexec's children";
