@@ -30,9 +30,10 @@ class cli_process {
   /// `stdout_path`, when given, receives standard output instead of the capture file (e.g.
   /// /dev/full); `out` is then empty. `address_space_kib`, when not 0, runs it under
   /// `ulimit -v` (through /bin/sh).
+  /// `launcher`, when given, runs it instead, with the binary and `args` after it (mpiexec).
   cli_process(const scratch_dir& dir, const std::vector<std::string>& args,
               const std::string& input = "", const std::string& stdout_path = "",
-              std::size_t address_space_kib = 0)
+              std::size_t address_space_kib = 0, const std::vector<std::string>& launcher = {})
       : out_(stdout_path.empty() ? dir / ".cli-out" : std::filesystem::path(stdout_path)),
         err_(dir / ".cli-err"),
         captured_(stdout_path.empty()) {
@@ -51,6 +52,7 @@ class cli_process {
       argv_text = {"/bin/sh", "-c",
                    "ulimit -v " + std::to_string(address_space_kib) + " && exec \"$0\" \"$@\"",
                    NQ_CLI_PATH};
+    argv_text.insert(argv_text.begin(), launcher.begin(), launcher.end());
     argv_text.insert(argv_text.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : argv_text) argv.push_back(a.data());

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "nqueens/local_search.hpp"
@@ -25,6 +26,9 @@ class step_histogram {
   std::uint64_t sum() const { return sum_; }
   /// The k-th smallest step count (0-based, k < runs()).
   std::uint64_t nth(std::uint64_t k) const;
+  /// Every step count with its number of runs, fewest steps first: add() them to another
+  /// histogram (one in another process) to rebuild this one.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> counts() const;
 
  private:
   std::uint64_t runs_ = 0;

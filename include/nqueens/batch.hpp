@@ -32,6 +32,12 @@ struct batch_settings {
   bool stop_after_first_solved = false;
   /// Runs per backend call: 0 means all at once, or 2^20 when records are kept.
   std::uint64_t slice_runs = 0;
+  /// The first run's number: this batch is runs first_run..first_run + runs - 1 of a larger
+  /// one (a rank's share under mpirun); records and streams use these numbers.
+  std::uint64_t first_run = 0;
+  /// When set, receives the tally of the runs the statistics describe, so that the shares of a
+  /// batch run elsewhere add up to the statistics of the whole (batch_statistics).
+  batch_tally* tally = nullptr;
 };
 
 /// @brief Steps of a group of runs (the successes, or the failures).
@@ -77,6 +83,10 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
 /// @brief The same on the CPU backend with `settings.threads` workers.
 batch_stats run_batch(index_t n, const local_search_settings& algorithm,
                       const batch_settings& settings);
+
+/// @brief The statistics of `runs` runs whose tally is `tally` (all but the timings and
+/// threads, which stay 0): success rate and interval, steps, restarts; `interrupted` as given.
+batch_stats batch_statistics(const batch_tally& tally, std::uint64_t runs, bool interrupted);
 
 /// @brief The 95% Wilson score interval for `successes` out of `trials` (trials > 0).
 std::pair<double, double> wilson_interval(std::uint64_t successes, std::uint64_t trials);

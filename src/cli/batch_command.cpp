@@ -13,7 +13,9 @@
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
 #include "core/atomic_file.hpp"
+#include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
+#include "dist/batch_share.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
@@ -251,16 +253,106 @@ class runs_csv_writer {
   bool cut_ = false;
 };
 
-batch_stats run_one(const batch_request& request, const local_search_settings& algorithm,
-                    batch_settings settings, batch_backend& backend,
-                    runs_csv_writer* csv = nullptr) {
+/// One batch (or sweep point) and, under mpirun, what each rank's share came to.
+struct batch_outcome {
+  batch_stats stats;
+  std::vector<dist::batch_part> parts;  ///< by rank; empty for one process
+  bool stopped = false;  ///< no more batches: the stop, or (under mpirun) rank 0's verdict
+};
+
+/// Under mpirun: this rank's share of the runs, the same (seed, run) streams as one process;
+/// rank 0 merges the shares' tallies (and writes every rank's records to --runs-csv), then
+/// tells every rank whether to go on.
+batch_outcome run_share(const batch_request& request, const local_search_settings& algorithm,
+                        batch_settings settings, batch_backend& backend, runs_csv_writer* csv,
+                        dist::channel& world) {
+  const bool leader = world.rank() == 0;
+  const dist::run_share share = dist::share_of(settings.runs, world.rank(), world.size());
+  const detail::stopwatch clock;
+  dist::batch_part part;
+  part.requested = share.count;
+  std::vector<std::uint64_t> my_records;
+  const bool keep_records = !request.runs_csv.empty();
+  if (share.count > 0) {
+    // The progress line is rank 0's share.
+    batch_progress progress(share.count, leader && !request.quiet && stderr_is_terminal());
+    settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
+    settings.first_run = share.first;
+    settings.runs = share.count;
+    settings.tally = &part.tally;
+    if (keep_records)
+      settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+        if (csv) return csv->write(first, runs);
+        for (const chain_outcome& run : runs) dist::pack_record(run, my_records);
+      };
+    const batch_stats mine = run_batch(request.n, algorithm, settings, backend);
+    part.runs = mine.runs;
+    part.interrupted = mine.interrupted;
+    part.seconds = mine.seconds;
+    part.kernel_seconds = mine.kernel_seconds;
+    part.threads = mine.threads;
+  }
+  batch_outcome out;
+  const auto others = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+    if (csv) csv->write(first, runs);
+  };
+  out.parts =
+      dist::gather_parts(world, part, my_records, keep_records ? std::function(others) : nullptr);
+  if (leader) {
+    out.stats = dist::merge_parts(out.parts);
+    out.stats.seconds = clock.seconds();
+    out.stats.runs_per_second =
+        static_cast<double>(out.stats.runs) / std::max(out.stats.seconds, 1e-9);
+    for (const auto& p : out.parts) {
+      out.stats.threads += p.threads;
+      out.stats.kernel_seconds += p.kernel_seconds;
+    }
+  }
+  const std::atomic<bool>* stop = settings.limits.stop;
+  out.stopped = !dist::agree(world, !(out.stats.interrupted || (stop && stop->load())));
+  return out;
+}
+
+batch_outcome run_one(const batch_request& request, const local_search_settings& algorithm,
+                      batch_settings settings, batch_backend& backend,
+                      runs_csv_writer* csv = nullptr) {
+  if (dist::channel* world = dist::process_world())
+    return run_share(request, algorithm, settings, backend, csv, *world);
   batch_progress progress(request.batch.runs, !request.quiet && stderr_is_terminal());
   settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
   if (csv)
     settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
       csv->write(first, runs);
     };
-  return run_batch(request.n, algorithm, settings, backend);
+  batch_outcome out;
+  out.stats = run_batch(request.n, algorithm, settings, backend);
+  const std::atomic<bool>* stop = settings.limits.stop;
+  out.stopped = out.stats.interrupted || (stop && stop->load());
+  return out;
+}
+
+/// The record of one batch; under mpirun with `ranks` and each rank's share and throughput.
+nlohmann::ordered_json record_of(const batch_request& request,
+                                 const local_search_settings& algorithm,
+                                 const batch_settings& settings, const batch_outcome& outcome,
+                                 const batch_backend& backend) {
+  nlohmann::ordered_json record =
+      batch_record(request.n, algorithm, settings, outcome.stats, backend);
+  if (outcome.parts.empty()) return record;
+  record["ranks"] = outcome.parts.size();
+  nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
+  for (std::size_t r = 0; r < outcome.parts.size(); ++r) {
+    const dist::batch_part& p = outcome.parts[r];
+    nlohmann::ordered_json entry;
+    entry["rank"] = r;
+    entry["runs"] = p.runs;
+    entry["seconds"] = p.seconds;
+    entry["runs_per_second"] = static_cast<double>(p.runs) / std::max(p.seconds, 1e-9);
+    entry["threads"] = p.threads;
+    by_rank.push_back(std::move(entry));
+  }
+  record["by_rank"] = std::move(by_rank);
+  return record;
 }
 
 /// Every point of the grid, the first axis varying slowest.
@@ -299,8 +391,9 @@ void run_sweep(const batch_request& request, batch_backend& backend,
       std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
       row += cell;
     }
-    const batch_stats stats = run_one(request, algorithm, settings, backend);
-    records.push_back(batch_record(request.n, algorithm, settings, stats, backend));
+    const batch_outcome outcome = run_one(request, algorithm, settings, backend);
+    const batch_stats& stats = outcome.stats;
+    records.push_back(record_of(request, algorithm, settings, outcome, backend));
     // A mean over no runs is "-", as the summary's "none" and JSON's null.
     const auto mean = [](const step_summary& steps) {
       char cell[32];
@@ -317,7 +410,7 @@ void run_sweep(const batch_request& request, batch_backend& backend,
     // Rows as they finish, for a person watching while the table goes elsewhere.
     if (!request.quiet && stderr_is_terminal() && (request.json || !request.output.empty()))
       std::fputs((row + line).c_str(), stderr);
-    if (stats.interrupted || (settings.limits.stop && settings.limits.stop->load())) break;
+    if (outcome.stopped) break;
   }
   const auto name = algorithm_name(request.algorithm.algorithm);
   text = std::string(name) + " on n=" + std::to_string(request.n) + ", " +
@@ -339,17 +432,36 @@ std::unique_ptr<batch_backend> prepare(const batch_request& request) {
 void run_request(const batch_request& request, batch_backend& backend, runs_csv_writer* csv,
                  nlohmann::ordered_json& records, std::string& text) {
   if (!request.sweep.empty()) return run_sweep(request, backend, records, text);
-  const batch_stats stats = run_one(request, request.algorithm, request.batch, backend, csv);
-  records = batch_record(request.n, request.algorithm, request.batch, stats, backend);
-  text = batch_summary(request.n, request.algorithm, stats, backend);
+  const batch_outcome outcome = run_one(request, request.algorithm, request.batch, backend, csv);
+  records = record_of(request, request.algorithm, request.batch, outcome, backend);
+  text = batch_summary(request.n, request.algorithm, outcome.stats, backend);
+  if (!outcome.parts.empty())
+    text += "  shared by " + std::to_string(outcome.parts.size()) + " MPI ranks (" +
+            std::to_string(outcome.stats.threads) + " threads in all)\n";
+}
+
+/// Under mpirun, a rank other than 0: runs its share of every batch; rank 0 writes the output.
+int run_batch_as_rank(const batch_request& request, batch_backend& backend, dist::channel& world) {
+  if (!dist::agree(world, false)) return exit_ok;  // rank 0 could not open its outputs: it says so
+  try {
+    nlohmann::ordered_json records;
+    std::string text;
+    run_request(request, backend, nullptr, records, text);
+  } catch (const std::exception& e) {
+    abort_ranks("nqueens batch", world, e);  // rank 0 waits for this rank's share
+  }
+  return exit_ok;
 }
 
 }  // namespace
 
 int run_batch_command(int argc, char** argv) {
-  const batch_request request = parse_request(argc, argv);
+  batch_request request = parse_request(argc, argv);
+  dist::channel* world = dist::process_world();
+  const bool leader = !world || world->rank() == 0;
+  request.quiet = request.quiet || !leader;  // one progress line and one note, rank 0's
   if (!solution_exists(request.n)) {
-    std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
+    if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
   }
   const auto backend = prepare(request);
@@ -365,18 +477,34 @@ int run_batch_command(int argc, char** argv) {
     ~signal_ends_process() { remove_temp_files_on_signal(); }
   };
   std::optional<signal_ends_process> restore(std::in_place);
-  output_target output(request.output);
+  if (!leader) return run_batch_as_rank(stoppable, *backend, *world);
+  std::optional<output_target> output;
   std::optional<runs_csv_writer> csv;
-  if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
+  try {
+    output.emplace(request.output);
+    if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
+  } catch (...) {
+    if (world) dist::agree(*world, false);  // the other ranks must not wait for this one
+    throw;
+  }
+  if (world) dist::agree(*world, true);
   nlohmann::ordered_json records;
   std::string text;
-  run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
+  if (!world) {
+    run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
+  } else {
+    try {
+      run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
+    } catch (const std::exception& e) {
+      abort_ranks("nqueens batch", *world, e);  // the other ranks wait for rank 0's verdicts
+    }
+  }
   restore.reset();
-  output.sink().write(!request.json        ? text
-                      : records.is_array() ? records.dump(2) + "\n"
-                                           : records.dump() + "\n");
+  output->sink().write(!request.json        ? text
+                       : records.is_array() ? records.dump(2) + "\n"
+                                            : records.dump() + "\n");
   if (csv) csv->commit();
-  output.commit();
+  output->commit();
   if (interrupted.load()) {
     const nlohmann::ordered_json& last = records.is_array() ? records.back() : records;
     const auto runs = last["runs"].get<std::uint64_t>();

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <new>
 
 #include "nqueens/error.hpp"
 
@@ -137,6 +139,17 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+void abort_ranks(const std::string& who, dist::channel& world, const std::exception& error) {
+  std::fprintf(stderr, "%s: rank %d: %s\n", who.c_str(), world.rank(),
+               printable(error.what(), 4096).c_str());
+  std::fflush(stderr);
+  world.abort_all(dynamic_cast<const usage_error*>(&error)      ? exit_usage
+                  : dynamic_cast<const resource_error*>(&error) ? exit_resource
+                  : dynamic_cast<const std::bad_alloc*>(&error) ? exit_resource
+                                                                : exit_internal);
+  std::abort();  // not reached: a virtual call does not carry [[noreturn]] for the compiler
+}
 
 void progress_line::update(const solve_progress& progress) {
   if (!enabled_ || progress.seconds < 1.0 || progress.seconds - last_seconds_ < 0.25) return;

@@ -11,6 +11,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
+#include "dist/channel.hpp"
 #include "nqueens/solver.hpp"
 
 namespace nq::cli {
@@ -52,6 +53,11 @@ std::string plain_message(std::string text);
 std::string printable(std::string_view text, std::size_t max_bytes = 200);
 
 bool stderr_is_terminal();
+
+/// @brief Under mpirun, a failure while other ranks wait on this one: says so on stderr, with
+/// the rank, and ends every rank with the exit code `error` maps to (as main() would).
+[[noreturn]] void abort_ranks(const std::string& who, dist::channel& world,
+                              const std::exception& error);
 
 /// A one-line progress display on stderr, shown only on a terminal and after the first second.
 class progress_line {

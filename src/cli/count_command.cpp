@@ -1,8 +1,10 @@
 // nqueens count: how many solutions n queens have, and how many are fundamentally different.
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "cli/backend_choice.hpp"
@@ -11,6 +13,7 @@
 #include "core/machine.hpp"
 #include "core/temp_files.hpp"
 #include "cpu/frame_engine.hpp"
+#include "dist/count_cluster.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"
 
@@ -41,8 +44,9 @@ struct count_request {
 struct count_device {
   std::string device = "cpu";  ///< cpu, gpu, or all (GPUs and CPU threads)
   std::string name;
-  std::vector<int> gpus;        ///< the GPUs that counted
-  double kernel_seconds = 0.0;  ///< summed over the GPUs
+  std::vector<int> gpus;                 ///< the GPUs that counted
+  double kernel_seconds = 0.0;           ///< summed over the GPUs
+  std::vector<dist::rank_report> ranks;  ///< under mpirun: what each rank did, by rank
 };
 
 count_request parse_request(int argc, char** argv) {
@@ -111,6 +115,12 @@ void show_progress(const count_progress& p, bool& shown) {
   shown = true;
 }
 
+unsigned total_threads(const std::vector<dist::rank_report>& ranks) {
+  unsigned threads = 0;
+  for (const auto& r : ranks) threads += r.threads;
+  return threads;
+}
+
 std::string text_line(const count_request& request, const count_result& result,
                       const count_device& where) {
   char line[256];
@@ -129,6 +139,11 @@ std::string text_line(const count_request& request, const count_result& result,
                   request.threads == 1 ? "" : "s", result.simd.c_str(),
                   static_cast<unsigned long long>(result.by_cpu),
                   result.resumed ? ", resumed from the checkpoint" : "");
+  else if (!where.ranks.empty())
+    std::snprintf(line, sizeof line, " (%.3f s, %zu rank%s, %u thread%s in all, simd %s%s)\n",
+                  result.seconds, where.ranks.size(), where.ranks.size() == 1 ? "" : "s",
+                  total_threads(where.ranks), total_threads(where.ranks) == 1 ? "" : "s",
+                  result.simd.c_str(), result.resumed ? ", resumed from the checkpoint" : "");
   else
     std::snprintf(line, sizeof line, " (%.3f s, %u thread%s, simd %s%s)\n", result.seconds,
                   request.threads, request.threads == 1 ? "" : "s", result.simd.c_str(),
@@ -155,6 +170,26 @@ nlohmann::ordered_json json_record(const count_request& request, const count_res
   if (where.device == "all") record["subproblems_on_cpu"] = result.by_cpu;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
+  if (!where.ranks.empty()) {
+    record["ranks"] = where.ranks.size();
+    nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
+    for (const auto& r : where.ranks) {
+      nlohmann::ordered_json entry;
+      entry["rank"] = r.rank;
+      entry["threads"] = r.threads;
+      entry["subproblems"] = r.subproblems;
+      entry["solutions"] = r.solutions;
+      entry["solutions_per_second"] =
+          static_cast<double>(r.solutions) / std::max(result.seconds, 1e-9);
+      entry["busy_seconds"] = r.busy_seconds;
+      entry["idle_at_end_seconds"] = r.idle_at_end_seconds;
+      entry["messages_sent"] = r.messages_sent;
+      entry["bytes_sent"] = r.bytes_sent;
+      if (!r.answered) entry["answered"] = false;
+      by_rank.push_back(std::move(entry));
+    }
+    record["by_rank"] = std::move(by_rank);
+  }
   return record;
 }
 
@@ -183,8 +218,7 @@ std::vector<int> choose_gpus(const count_request& request) {
                         std::to_string(present - 1) + ")");
   return request.devices;
 #else
-  if (needed)
-    throw device_error("no CUDA device available (this nqueens was built without CUDA)");
+  if (needed) throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   return {};
 #endif
 }
@@ -244,18 +278,71 @@ count_result count_as_asked(const count_request& request, const std::atomic<bool
   return result;
 }
 
+/// Under mpirun, another rank than 0: counts the frames rank 0 sends. A failure here would leave
+/// rank 0 waiting for frames that never come: it ends the whole job, with the rank named.
+int serve_as_rank(const count_request& request, dist::channel& world) {
+  try {
+    dist::serve_count(world, request.n, request.threads, request.simd, &interrupted);
+  } catch (const std::exception& e) {
+    abort_ranks("nqueens count", world, e);
+  }
+  return exit_ok;
+}
+
+/// Under mpirun, rank 0: counts as `request` says with every rank's threads, rank 0 handing out
+/// the frames, biggest first, and alone keeping the checkpoint and the progress line.
+count_result count_with_ranks(const count_request& request, dist::count_leader& leader, bool& shown,
+                              count_device& where) {
+  count_settings settings;
+  settings.threads = request.threads;
+  settings.checkpoint = request.checkpoint;
+  settings.checkpoint_interval = request.checkpoint_interval;
+  settings.simd = request.simd;
+  settings.stop = &interrupted;
+  if (!request.quiet && stderr_is_terminal())
+    settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
+  // The CPU's frames and their split, so the checkpoint moves to and from a plain count.
+  settings.slice_counters = {leader.counter()};
+  settings.slice_frames = true;
+  settings.slice_size = UINT32_MAX;  // one slice, handed out frame by frame
+  count_result result = count_solutions(request.n, settings);
+  where.ranks = leader.finish();
+  where.name = cpu_model_name();
+  result.simd = detail::choose_frame_kernels(request.simd).name;
+  return result;
+}
+
 }  // namespace
 
 int run_count(int argc, char** argv) {
   const count_request request = parse_request(argc, argv);
+  dist::channel* world = dist::process_world();
+  // Checked on every rank alike: rank 0 must not leave the others waiting for its frames.
+  if (world && (request.device == "gpu" || request.device == "all" || !request.devices.empty()))
+    throw usage_error("under mpirun, count runs on every rank's CPU threads; --device " +
+                      request.device + " is not supported there yet");
+  if (world && world->rank() != 0) {
+    stop_on_signal(&interrupted);
+    return serve_as_rank(request, *world);
+  }
+  // Made first: whatever fails from here on, its destructor still ends the other ranks.
+  std::optional<dist::count_leader> leader;
+  if (world) leader.emplace(*world, request.n, request.threads, request.simd, &interrupted);
   output_target output(request.output);  // a bad path fails before the count starts
   // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
   // say so.
   stop_on_signal(&interrupted);
   bool shown = false;
   count_device where;
-  const count_result result = count_as_asked(request, &interrupted, shown, where);
+  const count_result result = leader ? count_with_ranks(request, *leader, shown, where)
+                                     : count_as_asked(request, &interrupted, shown, where);
   remove_temp_files_on_signal();
+  for (const auto& r : where.ranks)
+    if (!r.answered)
+      std::fprintf(stderr,
+                   "nqueens count: rank %d did not answer the stop (lost?); the frames it held "
+                   "are left for the resume\n",
+                   r.rank);
   if (shown) std::fputs("\r\033[K", stderr);
   if (!result.complete) {
     std::fprintf(
@@ -265,8 +352,8 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  if (where.gpus.empty() && (request.device == "auto" || request.device == "all") && request.n >= 4 &&
-      !request.quiet)
+  if (where.gpus.empty() && where.ranks.empty() &&
+      (request.device == "auto" || request.device == "all") && request.n >= 4 && !request.quiet)
     std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
   output.sink().write(request.json ? json_record(request, result, where).dump() + "\n"
                                    : text_line(request, result, where));

@@ -4,13 +4,19 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/temp_files.hpp"
+#include "dist/channel.hpp"
 #include "nqueens/error.hpp"
+
+#if NQ_WITH_MPI
+#include "mpi/mpi_world.hpp"
+#endif
 
 #if NQ_WITH_CUDA
 #include "kernels/gpu.hpp"
@@ -59,6 +65,12 @@ int dispatch(int argc, char** argv) {
     print_version();
     return nq::cli::exit_ok;
   }
+  // Under mpirun with several ranks, only count and batch share their work; anything else would
+  // run once per rank.
+  if (const nq::dist::channel* world = nq::dist::process_world();
+      world && world->size() > 1 && command != "count" && command != "batch")
+    throw nq::usage_error("under mpirun only count and batch share their work across ranks; run " +
+                          std::string(command) + " without mpirun");
   if (command == "solve") return nq::cli::run_solve(argc - 1, argv + 1);
   if (command == "verify") return nq::cli::run_verify(argc - 1, argv + 1);
   if (command == "algorithms") return nq::cli::run_algorithms(argc - 1, argv + 1);
@@ -95,17 +107,32 @@ int main(int argc, char** argv) {
   const std::string_view first = argv[1];
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
   const auto fail = [&](const char* what, int code) {
-    std::fprintf(stderr, "%s: %s\n", nq::cli::printable(who).c_str(),
+    const nq::dist::channel* world = nq::dist::process_world();
+    const std::string rank =
+        world && world->rank() != 0 ? ": rank " + std::to_string(world->rank()) : "";
+    std::fprintf(stderr, "%s%s: %s\n", nq::cli::printable(who).c_str(), rank.c_str(),
                  nq::cli::printable(what, 4096).c_str());
     return code;
   };
   int code = nq::cli::exit_ok;
+#if NQ_WITH_MPI
+  // Only when mpirun (or mpiexec) started this process: a plain run never initialises MPI.
+  std::optional<nq::mpi::world> mpi;
+  try {
+    if (nq::mpi::launched()) mpi.emplace(argc, argv);
+  } catch (const nq::resource_error& e) {
+    return fail(e.what(), nq::cli::exit_resource);
+  }
+#endif
+  // Every rank reads the same command line: rank 0 alone says what is wrong with it.
+  const nq::dist::channel* world = nq::dist::process_world();
+  const bool echo = world && world->rank() != 0;
   try {
     code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
-    std::fputs(help.text.c_str(), stdout);
+    if (!echo) std::fputs(help.text.c_str(), stdout);
   } catch (const nq::usage_error& e) {
-    code = fail(e.what(), nq::cli::exit_usage);
+    code = echo ? nq::cli::exit_usage : fail(e.what(), nq::cli::exit_usage);
   } catch (const nq::resource_error& e) {
     code = fail(e.what(), nq::cli::exit_resource);
   } catch (const std::bad_alloc&) {

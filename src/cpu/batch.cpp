@@ -185,6 +185,14 @@ std::uint64_t step_histogram::nth(std::uint64_t k) const {
   return 0;
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> step_histogram::counts() const {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  for (std::uint64_t s = 0; s < dense_.size(); ++s)
+    if (dense_[s]) out.emplace_back(s, dense_[s]);
+  for (const auto& [steps, count] : sparse_) out.emplace_back(steps, count);
+  return out;
+}
+
 std::unique_ptr<batch_backend> make_cpu_backend(unsigned threads) {
   return std::make_unique<cpu_backend>(threads);
 }
@@ -233,7 +241,7 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
     batch_job job{n,
                   algorithm,
                   settings.seed,
-                  first,
+                  settings.first_run + first,
                   std::min(slice, settings.runs - first),
                   settings.limits,
                   settings.stop_after_first_solved};
@@ -269,11 +277,23 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
     }
     tally.merge(slice_tally);
     finished += ran;
-    if (settings.on_records) settings.on_records(first, records);
-    if (settings.on_boards) settings.on_boards(first, records, boards);
+    if (settings.on_records) settings.on_records(job.first, records);
+    if (settings.on_boards) settings.on_boards(job.first, records, boards);
   }
+  if (settings.tally) *settings.tally = tally;
+  batch_stats stats = batch_statistics(tally, finished, interrupted);
+  stats.seconds = clock.seconds();
+  stats.kernel_seconds = kernel_seconds;
+  stats.runs_per_second = static_cast<double>(stats.runs) / std::max(stats.seconds, 1e-9);
+  stats.threads =
+      backend.device() == "cpu" ? threads_for(backend.workers(), settings.runs) : backend.workers();
+  return stats;
+}
+
+batch_stats batch_statistics(const batch_tally& tally, std::uint64_t runs_described,
+                             bool interrupted) {
   batch_stats stats;
-  stats.runs = finished;
+  stats.runs = runs_described;
   stats.interrupted = interrupted;
   stats.success = summarise(tally.success);
   stats.failure = summarise(tally.failure);
@@ -284,11 +304,6 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
       stats.runs ? wilson_interval(stats.solved, stats.runs) : std::pair{0.0, 1.0};
   stats.restarts = tally.restarts;
   stats.mean_restarts = static_cast<double>(tally.restarts) / runs;
-  stats.seconds = clock.seconds();
-  stats.kernel_seconds = kernel_seconds;
-  stats.runs_per_second = static_cast<double>(stats.runs) / std::max(stats.seconds, 1e-9);
-  stats.threads =
-      backend.device() == "cpu" ? threads_for(backend.workers(), settings.runs) : backend.workers();
   return stats;
 }
 

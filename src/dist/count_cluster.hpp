@@ -1,0 +1,68 @@
+#pragma once
+// A count shared by the ranks of a world (mpirun): rank 0 runs count_solutions with one slice
+// counter, the leader's, which hands the slice's frames out biggest first to every rank's
+// threads (its own included) and merges what they finish; the checkpoint, the progress and the
+// stop stay count_solutions' own, on rank 0 alone. The other ranks serve: they count the frames
+// they are sent until rank 0 ends the count.
+//
+// Messages (64-bit words):
+//   hello  r -> 0  [threads]                          a rank is ready
+//   assign 0 -> r  [frame index]...                   frames to count
+//   report r -> 0  [frame index, solutions, unique eighths]...   frames finished
+//   end    0 -> r  []                                 drop what is in hand, say goodbye
+//   final  r -> 0  [frames, busy ns, idle-at-end ns, threads, messages sent, bytes sent]
+// A rank stopped by a signal reports what it finished, says final and waits for end; a final
+// that comes before end stops the whole count.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dist/channel.hpp"
+#include "nqueens/count.hpp"
+
+namespace nq::dist {
+
+/// @brief What one rank did in a count.
+struct rank_report {
+  int rank = 0;
+  unsigned threads = 0;
+  std::uint64_t subproblems = 0;   ///< frames it finished in this run
+  std::uint64_t solutions = 0;     ///< what they contributed
+  double busy_seconds = 0.0;       ///< counting, per thread
+  double idle_at_end_seconds = 0;  ///< from each thread's last frame to the end, per thread
+  std::uint64_t messages_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  bool answered = true;  ///< false: it did not answer the end in time (lost?)
+};
+
+/// @brief Rank 0's side of a shared count.
+class count_leader {
+ public:
+  /// `raise_stop`: the count's stop (count_settings::stop), raised when another rank was
+  /// stopped, so that every rank stops.
+  count_leader(channel& world, int n, unsigned threads, const std::string& simd,
+               std::atomic<bool>* raise_stop);
+  ~count_leader();  // ends the other ranks if finish() was not called (an error)
+  count_leader(const count_leader&) = delete;
+  count_leader& operator=(const count_leader&) = delete;
+
+  /// @brief The slice counter for count_settings::slice_counters (with slice_frames).
+  slice_counter_fn counter();
+  /// @brief Ends every other rank once the count has returned; every rank's report, by rank.
+  std::vector<rank_report> finish();
+
+ private:
+  class state;
+  std::unique_ptr<state> state_;
+};
+
+/// @brief Another rank's side: counts the frames rank 0 sends, on `threads` threads, until rank
+/// 0 ends the count. `stop` (a signal) stops this rank early; rank 0 then stops the count.
+void serve_count(channel& world, int n, unsigned threads, const std::string& simd,
+                 const std::atomic<bool>* stop);
+
+}  // namespace nq::dist

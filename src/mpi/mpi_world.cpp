@@ -1,0 +1,100 @@
+// The one file that includes <mpi.h>: MPI_COMM_WORLD as a dist::channel.
+
+#include "mpi/mpi_world.hpp"
+
+// The C interface alone: the deprecated C++ bindings would need a library of their own.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "nqueens/error.hpp"
+
+namespace nq::mpi {
+namespace {
+
+std::string describe(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+class mpi_channel final : public dist::channel {
+ public:
+  mpi_channel() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  [[noreturn]] void abort_all(int code) override {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
+  }
+
+ protected:
+  void post(int to, int tag, std::span<const std::uint64_t> words) override {
+    // MPI_Send copies small messages out at once; larger ones (batch records) wait for the
+    // receiver, which is always listening.
+    const int code = MPI_Send(words.data(), static_cast<int>(words.size()), MPI_UINT64_T, to, tag,
+                              MPI_COMM_WORLD);
+    if (code != MPI_SUCCESS)
+      throw resource_error("cannot send to MPI rank " + std::to_string(to) + ": " + describe(code));
+  }
+  std::optional<dist::message> poll() override {
+    int arrived = 0;
+    MPI_Status status;
+    int code = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status);
+    if (code != MPI_SUCCESS) throw resource_error("MPI failed: " + describe(code));
+    if (!arrived) return std::nullopt;
+    int words = 0;
+    MPI_Get_count(&status, MPI_UINT64_T, &words);
+    dist::message got{status.MPI_SOURCE, status.MPI_TAG,
+                      std::vector<std::uint64_t>(static_cast<std::size_t>(words))};
+    code = MPI_Recv(got.words.data(), words, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG,
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (code != MPI_SUCCESS)
+      throw resource_error("cannot receive from MPI rank " + std::to_string(status.MPI_SOURCE) +
+                           ": " + describe(code));
+    return got;
+  }
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace
+
+bool launched() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+world::world(int& argc, char**& argv) {
+  int provided = 0;
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+    throw resource_error("MPI could not start");
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    throw resource_error(
+        "this MPI cannot be called from more than one thread (not even one at "
+        "a time); nqueens needs MPI_THREAD_SERIALIZED");
+  }
+  // A lost peer becomes an exception, so rank 0 can still save what has finished.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  channel_ = std::make_unique<mpi_channel>();
+  dist::process_world() = channel_.get();
+}
+
+world::~world() {
+  dist::process_world() = nullptr;
+  channel_.reset();
+  MPI_Finalize();
+}
+
+}  // namespace nq::mpi

@@ -1,0 +1,268 @@
+// The protocols of a count and a batch shared by ranks, with the ranks played by threads over
+// in-process channels (dist::memory_world): the same code mpirun runs, here in every build and
+// under the sanitizers, without MPI.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "dist/batch_share.hpp"
+#include "dist/count_cluster.hpp"
+#include "nqueens/batch.hpp"
+#include "oeis.hpp"
+#include "scratch.hpp"
+
+namespace nq {
+namespace {
+
+using test::a000170;
+using test::a002562;
+
+/// A count on `ranks` ranks of `threads` threads each: rank 0 here, the others on threads.
+struct shared_count {
+  count_result result;
+  std::vector<dist::rank_report> reports;
+};
+
+shared_count count_on_ranks(int n, int ranks, unsigned threads, const std::string& checkpoint = "",
+                            std::atomic<bool>* stop = nullptr) {
+  auto world = dist::memory_world(ranks);
+  std::vector<std::thread> others;
+  for (int r = 1; r < ranks; ++r)
+    others.emplace_back([&, r] {
+      dist::serve_count(*world[static_cast<std::size_t>(r)], n, threads, "auto", nullptr);
+    });
+  std::atomic<bool> own_stop{false};
+  std::atomic<bool>* raised = stop ? stop : &own_stop;
+  shared_count out;
+  {
+    dist::count_leader leader(*world[0], n, threads, "auto", raised);
+    count_settings settings;
+    settings.threads = threads;
+    settings.checkpoint = checkpoint;
+    settings.checkpoint_interval = 0.01;
+    settings.stop = raised;
+    settings.slice_counters = {leader.counter()};
+    settings.slice_frames = true;
+    settings.slice_size = UINT32_MAX;
+    out.result = count_solutions(n, settings);
+    out.reports = leader.finish();
+  }
+  for (auto& t : others) t.join();
+  return out;
+}
+
+TEST(SharedCount, OneTwoAndThreeRanksGiveTheOeisCounts) {
+  for (int ranks = 1; ranks <= 3; ++ranks)
+    for (int n = 4; n <= 12; ++n) {
+      const shared_count c = count_on_ranks(n, ranks, 1);
+      EXPECT_EQ(c.result.solutions, a000170[n - 1]) << "n=" << n << " ranks=" << ranks;
+      EXPECT_EQ(c.result.unique, a002562[n - 1]) << "n=" << n << " ranks=" << ranks;
+      EXPECT_TRUE(c.result.complete);
+      ASSERT_EQ(c.reports.size(), static_cast<std::size_t>(ranks));
+      std::uint64_t frames = 0, solutions = 0;
+      for (const auto& r : c.reports) {
+        EXPECT_TRUE(r.answered);
+        frames += r.subproblems;
+        solutions += r.solutions;
+      }
+      EXPECT_EQ(frames, c.result.subproblems) << "every frame counted once, by one rank";
+      EXPECT_EQ(solutions, c.result.solutions);
+    }
+}
+
+TEST(SharedCount, TooSmallForFramesStillEndsEveryRank) {
+  for (int n = 1; n <= 3; ++n) {
+    const shared_count c = count_on_ranks(n, 3, 1);
+    EXPECT_EQ(c.result.solutions, n == 1 ? 1u : 0u);
+    EXPECT_EQ(c.reports.size(), 3u);
+  }
+}
+
+TEST(SharedCount, EveryRankCountsAtN14) {
+  const shared_count c = count_on_ranks(14, 3, 2);
+  EXPECT_EQ(c.result.solutions, a000170[13]);
+  EXPECT_EQ(c.result.unique, a002562[13]);
+  for (const auto& r : c.reports) {
+    EXPECT_EQ(r.threads, 2u);
+    EXPECT_GT(r.subproblems, 0u) << "rank " << r.rank << " counted nothing";
+  }
+  EXPECT_GT(c.reports[1].messages_sent, 0u);
+  EXPECT_GT(c.reports[0].bytes_sent, 0u);
+}
+
+// A stop midway: the checkpoint keeps what finished on every rank; a plain count resumes it.
+TEST(SharedCount, AStoppedCountResumesWithoutRanks) {
+  test::scratch_dir dir;
+  const std::string path = (dir / "ck.json").string();
+  std::atomic<bool> stop{false};
+  std::thread stopper([&] {
+    for (int i = 0; i < 20000 && !stop; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const auto doc = nlohmann::json::parse(test::slurp(path), nullptr, false);
+      if (!doc.is_discarded() && doc.contains("done") && doc["done"].size() >= 20) stop = true;
+    }
+  });
+  // n = 17: about a second on 3 threads, long enough to be stopped midway (n = 16 was not).
+  const shared_count stopped = count_on_ranks(17, 3, 1, path, &stop);
+  stopper.join();
+  ASSERT_FALSE(stopped.result.complete) << "finished before the stop";
+  count_settings plain;
+  plain.threads = 2;
+  plain.checkpoint = path;
+  const count_result resumed = count_solutions(17, plain);
+  EXPECT_EQ(resumed.resumed, stopped.result.subproblems_done);
+  EXPECT_EQ(resumed.solutions, a000170[16]);
+  EXPECT_EQ(resumed.unique, a002562[16]);
+}
+
+// A plain count's checkpoint, resumed by ranks.
+TEST(SharedCount, APlainCheckpointResumesOnRanks) {
+  test::scratch_dir dir;
+  const std::string path = (dir / "ck.json").string();
+  count_settings part;
+  part.checkpoint = path;
+  part.max_subproblems = 200;
+  ASSERT_FALSE(count_solutions(13, part).complete);
+  const shared_count c = count_on_ranks(13, 2, 1, path);
+  EXPECT_EQ(c.result.resumed, 200u);
+  EXPECT_EQ(c.result.solutions, a000170[12]);
+  EXPECT_EQ(c.result.unique, a002562[12]);
+}
+
+// A rank stopped on its own (its signal) stops the whole count.
+TEST(SharedCount, ARankStoppedAloneStopsEveryRank) {
+  auto world = dist::memory_world(2);
+  std::atomic<bool> rank_stop{true};  // stopped from the start
+  std::thread other([&] { dist::serve_count(*world[1], 16, 1, "auto", &rank_stop); });
+  std::atomic<bool> stop{false};
+  dist::count_leader leader(*world[0], 16, 1, "auto", &stop);
+  count_settings settings;
+  settings.stop = &stop;
+  settings.slice_counters = {leader.counter()};
+  settings.slice_frames = true;
+  settings.slice_size = UINT32_MAX;
+  const count_result result = count_solutions(16, settings);
+  leader.finish();
+  other.join();
+  EXPECT_TRUE(stop.load());
+  EXPECT_FALSE(result.complete);
+}
+
+TEST(BatchShare, SharesCoverTheRunsInOrder) {
+  for (const std::uint64_t runs : {1u, 2u, 3u, 10u, 1000u, 1001u})
+    for (int ranks = 1; ranks <= 5; ++ranks) {
+      std::uint64_t next = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const dist::run_share s = dist::share_of(runs, r, ranks);
+        EXPECT_EQ(s.first, next);
+        EXPECT_LE(s.count, runs / ranks + 1);
+        next += s.count;
+      }
+      EXPECT_EQ(next, runs);
+    }
+}
+
+/// The shares of a batch run one after another, each as a rank would run it.
+std::vector<dist::batch_part> run_in_shares(index_t n, const local_search_settings& algorithm,
+                                            batch_settings settings, int ranks) {
+  std::vector<dist::batch_part> parts;
+  const std::uint64_t runs = settings.runs;
+  for (int r = 0; r < ranks; ++r) {
+    const dist::run_share share = dist::share_of(runs, r, ranks);
+    dist::batch_part part;
+    part.requested = share.count;
+    settings.first_run = share.first;
+    settings.runs = share.count;
+    settings.tally = &part.tally;
+    const batch_stats stats = run_batch(n, algorithm, settings);
+    part.runs = stats.runs;
+    part.interrupted = stats.interrupted;
+    // Through the wire format, as the parts travel.
+    parts.push_back(dist::unpack_part(dist::pack_part(part)));
+  }
+  return parts;
+}
+
+TEST(BatchShare, MergedSharesHaveTheStatisticsOfTheWholeBatch) {
+  local_search_settings algorithm;
+  algorithm.algorithm = local_algorithm::hc_restart;
+  batch_settings settings;
+  settings.runs = 3001;
+  settings.seed = 42;
+  settings.threads = 2;
+  const batch_stats whole = run_batch(12, algorithm, settings);
+  const batch_stats merged = dist::merge_parts(run_in_shares(12, algorithm, settings, 3));
+  EXPECT_EQ(merged.runs, whole.runs);
+  EXPECT_EQ(merged.solved, whole.solved);
+  EXPECT_EQ(merged.success_rate, whole.success_rate);
+  EXPECT_EQ(merged.success_low, whole.success_low);
+  EXPECT_EQ(merged.success_high, whole.success_high);
+  EXPECT_EQ(merged.success.mean, whole.success.mean);
+  EXPECT_EQ(merged.success.median, whole.success.median);
+  EXPECT_EQ(merged.failure.mean, whole.failure.mean);
+  EXPECT_EQ(merged.failure.median, whole.failure.median);
+  EXPECT_EQ(merged.failure.max, whole.failure.max);
+  EXPECT_EQ(merged.restarts, whole.restarts);
+  EXPECT_FALSE(merged.interrupted);
+}
+
+TEST(BatchShare, AnInterruptedShareEndsThePrefix) {
+  std::vector<dist::batch_part> parts(3);
+  for (auto& p : parts) {
+    p.requested = 10;
+    p.runs = 10;
+    for (int i = 0; i < 10; ++i) p.tally.failure.add(5);
+  }
+  parts[1].runs = 4;
+  parts[1].interrupted = true;
+  parts[1].tally = {};
+  for (int i = 0; i < 4; ++i) parts[1].tally.success.add(3);
+  const batch_stats merged = dist::merge_parts(parts);
+  EXPECT_TRUE(merged.interrupted);
+  EXPECT_EQ(merged.runs, 14u);  // share 0 whole, then share 1's prefix; share 2 left out
+  EXPECT_EQ(merged.solved, 4u);
+}
+
+TEST(BatchShare, GatherHandsRank0EveryPartAndRecordInOrder) {
+  auto world = dist::memory_world(3);
+  std::vector<std::uint64_t> seen;
+  std::vector<std::thread> others;
+  for (int r = 1; r < 3; ++r)
+    others.emplace_back([&, r] {
+      dist::channel& mine = *world[static_cast<std::size_t>(r)];
+      ASSERT_TRUE(dist::agree(mine, false));
+      dist::batch_part part;
+      part.requested = part.runs = 2;
+      std::vector<std::uint64_t> records;
+      for (int i = 0; i < 2; ++i) {
+        chain_outcome run;
+        run.steps = static_cast<std::uint64_t>(10 * r + i);
+        part.tally.add(run);
+        dist::pack_record(run, records);
+      }
+      dist::gather_parts(mine, part, records, [](std::uint64_t, const auto&) {});
+      EXPECT_FALSE(dist::agree(mine, true));
+    });
+  ASSERT_TRUE(dist::agree(*world[0], true));
+  dist::batch_part mine;
+  mine.requested = mine.runs = 1;
+  mine.tally.failure.add(1);
+  const auto parts = dist::gather_parts(
+      *world[0], mine, {}, [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+          EXPECT_EQ(first + i, 1 + seen.size());
+          seen.push_back(runs[i].steps);
+        }
+      });
+  dist::agree(*world[0], false);
+  for (auto& t : others) t.join();
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[2].tally.failure.nth(1), 21u);
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{10, 11, 20, 21}));
+}
+
+}  // namespace
+}  // namespace nq
