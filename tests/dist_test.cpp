@@ -10,6 +10,7 @@
 
 #include "dist/batch_share.hpp"
 #include "dist/count_cluster.hpp"
+#include "dist/start_gate.hpp"
 #include "nqueens/batch.hpp"
 #include "oeis.hpp"
 #include "scratch.hpp"
@@ -262,6 +263,91 @@ TEST(BatchShare, GatherHandsRank0EveryPartAndRecordInOrder) {
   ASSERT_EQ(parts.size(), 3u);
   EXPECT_EQ(parts[2].tally.failure.nth(1), 21u);
   EXPECT_EQ(seen, (std::vector<std::uint64_t>{10, 11, 20, 21}));
+}
+
+// A stop can leave a share with fewer records than runs (slices it kept from starting). Rank 0
+// takes what that rank has, and no records from the ranks after it (the merge leaves them out:
+// the runs written must stay 0..k-1); none of them waits forever.
+TEST(BatchShare, GatherAfterAStopTakesTheCutShareAndNoLaterOne) {
+  auto world = dist::memory_world(4);
+  std::vector<std::thread> others;
+  for (int r = 1; r < 4; ++r)
+    others.emplace_back([&, r] {
+      dist::batch_part part;
+      part.requested = 5;
+      part.runs = r == 2 ? 2 : 5;  // rank 2's stop came after two runs, before its last slice
+      part.interrupted = r == 2;
+      std::vector<std::uint64_t> records;
+      for (std::uint64_t i = 0; i < part.runs; ++i) {
+        chain_outcome run;
+        run.steps = 100 * static_cast<std::uint64_t>(r) + i;
+        part.tally.add(run);
+        dist::pack_record(run, records);
+      }
+      dist::gather_parts(*world[static_cast<std::size_t>(r)], part, records,
+                         [](std::uint64_t, const auto&) {});
+    });
+  dist::batch_part mine;
+  mine.requested = mine.runs = 5;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;  // (run, steps)
+  const auto parts = dist::gather_parts(
+      *world[0], mine, {}, [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+        for (std::size_t i = 0; i < runs.size(); ++i) seen.emplace_back(first + i, runs[i].steps);
+      });
+  for (auto& t : others) t.join();
+  ASSERT_EQ(parts.size(), 4u);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected{
+      {5, 100}, {6, 101}, {7, 102}, {8, 103}, {9, 104}, {10, 200}, {11, 201}};
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(dist::merge_parts(parts).runs, 12u);
+}
+
+/// Every rank at the gate with `codes[r]` (0: ready): the verdict each rank got.
+std::vector<dist::start_verdict> gate(const std::vector<int>& codes) {
+  const int ranks = static_cast<int>(codes.size());
+  auto world = dist::memory_world(ranks);
+  std::vector<dist::start_verdict> verdicts(codes.size());
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      const auto i = static_cast<std::size_t>(r);
+      verdicts[i] = dist::pass_start_gate(*world[i], codes[i],
+                                          codes[i] ? "rank " + std::to_string(r) + " failed" : "");
+    });
+  for (auto& t : threads) t.join();
+  return verdicts;
+}
+
+// Either every rank starts or none does, and every rank hears the same failure: rank 0's own
+// if it failed (it is the one the user would see alone), else the lowest failing rank's.
+TEST(StartGate, EveryRankStartsOrNoneWithOneFailure) {
+  struct gate_case {
+    std::vector<int> codes;
+    int code, rank;
+  };
+  const gate_case cases[] = {{{0}, 0, 0},          {{0, 0, 0}, 0, 0},    {{0, 0, 3}, 3, 2},
+                             {{0, 2, 3}, 2, 1},    {{4, 2, 3}, 4, 0},    {{0, 0, 0, 0, 1}, 1, 4},
+                             {{0, 3, 0, 2}, 3, 1}, {{2}, 2, 0}};
+  for (const auto& c : cases) {
+    const auto verdicts = gate(c.codes);
+    for (std::size_t r = 0; r < verdicts.size(); ++r) {
+      SCOPED_TRACE("ranks " + std::to_string(c.codes.size()) + ", rank " + std::to_string(r));
+      EXPECT_EQ(verdicts[r].code, c.code);
+      if (c.code == 0) continue;
+      EXPECT_EQ(verdicts[r].rank, c.rank);
+      EXPECT_EQ(verdicts[r].what, "rank " + std::to_string(c.rank) + " failed");
+    }
+  }
+  // A long message arrives whole, byte for byte.
+  auto world = dist::memory_world(2);
+  std::string long_text(1001, 'x');
+  long_text[1000] = '!';
+  dist::start_verdict at_0;
+  std::thread other([&] { dist::pass_start_gate(*world[1], 3, long_text); });
+  at_0 = dist::pass_start_gate(*world[0], 0, "");
+  other.join();
+  EXPECT_EQ(at_0.what, long_text);
+  EXPECT_TRUE(dist::start_gate_passed());
 }
 
 }  // namespace

@@ -213,10 +213,65 @@ TEST(MpiCount, AKilledRankThenAResumeIsExact) {
     ::kill(victim, SIGKILL);
     const auto r = count.wait();
     EXPECT_NE(r.code, 0);
-    EXPECT_NE(r.err.find("rank 2"), std::string::npos) << r.err;
+    // nqueens' own words (mpiexec names the rank too, in its own): the rank lost, and the resume.
+    EXPECT_NE(r.err.find("nqueens count: rank 2 did not answer"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("run the same command to resume"), std::string::npos) << r.err;
   }
   ASSERT_TRUE(unfinished(dir / "ck.json")) << "killed too late";
   expect_resumed(test::run_cli(dir, count_17), 17);
+}
+
+/// Lines of `text` that start with `prefix`.
+std::size_t lines_starting(const std::string& text, const std::string& prefix) {
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+    if (text.compare(at, prefix.size(), prefix) == 0) ++lines;
+    if (text.find('\n', at) == std::string::npos) break;
+  }
+  return lines;
+}
+
+/// mpiexec with rank 0 given `first` and rank 1 `second` (MPMD: one binary, two command lines),
+/// as when only one machine of a job lacks what a command needs.
+test::cli_result run_two(const scratch_dir& dir, const std::vector<std::string>& first,
+                         const std::vector<std::string>& second) {
+  // The launcher, the binary, then `first`: the second part follows it.
+  auto args = first;
+  args.insert(args.end(), {":", "-n", "1", NQ_CLI_PATH});
+  args.insert(args.end(), second.begin(), second.end());
+  return test::cli_process(dir, args, "", "", 0, mpiexec(dir, 1)).wait();
+}
+
+// A rank that cannot start (here a bad option on one rank only; on a cluster, a node without
+// a GPU or with less memory) ends the whole job at once with its one message, printed by rank
+// 0, and its exit code: it used to leave the other ranks waiting for it forever.
+TEST(MpiCli, AFailureOnOneRankEndsEveryRankWithOneMessage) {
+  scratch_dir dir;
+  const std::vector<std::string> count{"count", "-n", "12", "-t", "1", "-q"};
+  auto bad_count = count;
+  bad_count.insert(bad_count.end(), {"--simd", "bogus"});
+  const auto start = std::chrono::steady_clock::now();
+  for (const bool bad_first : {false, true}) {
+    SCOPED_TRACE(bad_first ? "rank 0 fails" : "rank 1 fails");
+    const auto r = bad_first ? run_two(dir, bad_count, count) : run_two(dir, count, bad_count);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(lines_starting(r.err, "nqueens count"), 1u) << r.err;
+    EXPECT_NE(r.err.find(bad_first ? "nqueens count: unknown --simd 'bogus'"
+                                   : "nqueens count: rank 1: unknown --simd 'bogus'"),
+              std::string::npos)
+        << r.err;
+  }
+  // The batch's rank 0 alone opens the output: a bad path there ends every rank, as one
+  // process ends (exit 2).
+  const std::vector<std::string> batch{"batch", "-n", "8", "-a", "hc", "-r", "10", "--device",
+                                       "cpu", "-o", "no/such/dir/out.txt"};
+  const auto r = run_mpi(dir, 3, batch);
+  EXPECT_EQ(r.code, test::run_cli(dir, batch).code) << r.err;
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines_starting(r.err, "nqueens batch"), 1u) << r.err;
+  // Each of these used to wait for a lost rank: 60 s at least.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(50));
 }
 
 TEST(MpiCli, OnlyCountAndBatchRunUnderSeveralRanks) {

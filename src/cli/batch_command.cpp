@@ -16,6 +16,7 @@
 #include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
 #include "dist/batch_share.hpp"
+#include "dist/start_gate.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
@@ -442,7 +443,7 @@ void run_request(const batch_request& request, batch_backend& backend, runs_csv_
 
 /// Under mpirun, a rank other than 0: runs its share of every batch; rank 0 writes the output.
 int run_batch_as_rank(const batch_request& request, batch_backend& backend, dist::channel& world) {
-  if (!dist::agree(world, false)) return exit_ok;  // rank 0 could not open its outputs: it says so
+  dist::start_together(world);  // every rank ready, rank 0's outputs open: or none starts
   try {
     nlohmann::ordered_json records;
     std::string text;
@@ -478,16 +479,10 @@ int run_batch_command(int argc, char** argv) {
   };
   std::optional<signal_ends_process> restore(std::in_place);
   if (!leader) return run_batch_as_rank(stoppable, *backend, *world);
-  std::optional<output_target> output;
+  std::optional<output_target> output(std::in_place, request.output);
   std::optional<runs_csv_writer> csv;
-  try {
-    output.emplace(request.output);
-    if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
-  } catch (...) {
-    if (world) dist::agree(*world, false);  // the other ranks must not wait for this one
-    throw;
-  }
-  if (world) dist::agree(*world, true);
+  if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
+  if (world) dist::start_together(*world);
   nlohmann::ordered_json records;
   std::string text;
   if (!world) {
@@ -496,6 +491,8 @@ int run_batch_command(int argc, char** argv) {
     try {
       run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
     } catch (const std::exception& e) {
+      output.reset();  // their temporaries removed: MPI_Abort runs no destructor
+      csv.reset();
       abort_ranks("nqueens batch", *world, e);  // the other ranks wait for rank 0's verdicts
     }
   }

@@ -14,6 +14,7 @@
 #include "core/temp_files.hpp"
 #include "cpu/frame_engine.hpp"
 #include "dist/count_cluster.hpp"
+#include "dist/start_gate.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"
 
@@ -322,13 +323,18 @@ int run_count(int argc, char** argv) {
     throw usage_error("under mpirun, count runs on every rank's CPU threads; --device " +
                       request.device + " is not supported there yet");
   if (world && world->rank() != 0) {
+    dist::start_together(*world);
     stop_on_signal(&interrupted);
     return serve_as_rank(request, *world);
   }
-  // Made first: whatever fails from here on, its destructor still ends the other ranks.
-  std::optional<dist::count_leader> leader;
-  if (world) leader.emplace(*world, request.n, request.threads, request.simd, &interrupted);
   output_target output(request.output);  // a bad path fails before the count starts
+  // Every rank ready (or none starts); from here on, whatever fails, the leader's destructor
+  // still ends the other ranks.
+  std::optional<dist::count_leader> leader;
+  if (world) {
+    dist::start_together(*world);
+    leader.emplace(*world, request.n, request.threads, request.simd, &interrupted);
+  }
   // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
   // say so.
   stop_on_signal(&interrupted);
@@ -340,7 +346,7 @@ int run_count(int argc, char** argv) {
   for (const auto& r : where.ranks)
     if (!r.answered)
       std::fprintf(stderr,
-                   "nqueens count: rank %d did not answer the stop (lost?); the frames it held "
+                   "nqueens count: rank %d did not answer at the end (lost?); the frames it held "
                    "are left for the resume\n",
                    r.rank);
   if (shown) std::fputs("\r\033[K", stderr);

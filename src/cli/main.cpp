@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "core/temp_files.hpp"
 #include "dist/channel.hpp"
+#include "dist/start_gate.hpp"
 #include "nqueens/error.hpp"
 
 #if NQ_WITH_MPI
@@ -57,18 +58,20 @@ void print_version() {
 
 int dispatch(int argc, char** argv) {
   const std::string_view command = argv[1];
+  // Under mpirun, rank 0 alone prints.
+  const nq::dist::channel* world = nq::dist::process_world();
+  const bool leader = !world || world->rank() == 0;
   if (command == "-h" || command == "--help" || command == "help") {
-    std::fputs(usage, stdout);
+    if (leader) std::fputs(usage, stdout);
     return nq::cli::exit_ok;
   }
   if (command == "--version" || command == "version") {
-    print_version();
+    if (leader) print_version();
     return nq::cli::exit_ok;
   }
   // Under mpirun with several ranks, only count and batch share their work; anything else would
   // run once per rank.
-  if (const nq::dist::channel* world = nq::dist::process_world();
-      world && world->size() > 1 && command != "count" && command != "batch")
+  if (world && world->size() > 1 && command != "count" && command != "batch")
     throw nq::usage_error("under mpirun only count and batch share their work across ranks; run " +
                           std::string(command) + " without mpirun");
   if (command == "solve") return nq::cli::run_solve(argc - 1, argv + 1);
@@ -106,13 +109,11 @@ int main(int argc, char** argv) {
   nq::remove_temp_files_on_signal();
   const std::string_view first = argv[1];
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
-  const auto fail = [&](const char* what, int code) {
-    const nq::dist::channel* world = nq::dist::process_world();
-    const std::string rank =
-        world && world->rank() != 0 ? ": rank " + std::to_string(world->rank()) : "";
-    std::fprintf(stderr, "%s%s: %s\n", nq::cli::printable(who).c_str(), rank.c_str(),
+  // One line on stderr: "nqueens count: rank 2: ..." for a rank other than 0.
+  const auto say = [&](int rank, const std::string& what) {
+    std::fprintf(stderr, "%s%s: %s\n", nq::cli::printable(who).c_str(),
+                 rank ? (": rank " + std::to_string(rank)).c_str() : "",
                  nq::cli::printable(what, 4096).c_str());
-    return code;
   };
   int code = nq::cli::exit_ok;
 #if NQ_WITH_MPI
@@ -121,24 +122,61 @@ int main(int argc, char** argv) {
   try {
     if (nq::mpi::launched()) mpi.emplace(argc, argv);
   } catch (const nq::resource_error& e) {
-    return fail(e.what(), nq::cli::exit_resource);
+    say(0, e.what());
+    return nq::cli::exit_resource;
   }
 #endif
-  // Every rank reads the same command line: rank 0 alone says what is wrong with it.
-  const nq::dist::channel* world = nq::dist::process_world();
-  const bool echo = world && world->rank() != 0;
+  // Under mpirun with several ranks, every rank meets the others at the start gate
+  // (dist/start_gate.hpp) before any waits for another: a command passes it once its rank is
+  // ready, and here it is passed for a rank that failed, or ended, before that. Rank 0 alone
+  // then says what failed, once, for whichever rank it was.
+  nq::dist::channel* world = nq::dist::process_world();
+  const bool shared = world && world->size() > 1;
+  const bool leader = !world || world->rank() == 0;
+  const auto meet = [&](int error, const std::string& what) -> int {
+    try {
+      const nq::dist::start_verdict verdict = nq::dist::pass_start_gate(*world, error, what);
+      if (leader && verdict.code) say(verdict.rank, verdict.what);
+      return verdict.code;
+    } catch (const std::exception& e) {
+      say(world->rank(), e.what());
+      std::fflush(stderr);
+      world->abort_all(nq::cli::exit_internal);
+    }
+    return nq::cli::exit_internal;  // not reached: abort_all ends the process
+  };
+  const auto fail = [&](const std::string& what, int error) -> int {
+    if (!shared) {
+      say(0, what);
+      return error;
+    }
+    if (!nq::dist::start_gate_passed()) return meet(error, what);
+    say(world->rank(), what);
+    // Past the gate, the other ranks may be waiting for this one; rank 0's commands end them.
+    if (!leader) {
+      std::fflush(stderr);
+      world->abort_all(error);
+    }
+    return error;
+  };
   try {
     code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
-    if (!echo) std::fputs(help.text.c_str(), stdout);
+    if (leader) std::fputs(help.text.c_str(), stdout);
+  } catch (const nq::dist::other_rank_failed& e) {
+    code = e.verdict().code;
+    if (leader) say(e.verdict().rank, e.verdict().what);
   } catch (const nq::usage_error& e) {
-    code = echo ? nq::cli::exit_usage : fail(e.what(), nq::cli::exit_usage);
+    code = fail(e.what(), nq::cli::exit_usage);
   } catch (const nq::resource_error& e) {
     code = fail(e.what(), nq::cli::exit_resource);
   } catch (const std::bad_alloc&) {
     code = fail("out of memory", nq::cli::exit_resource);
   } catch (const std::exception& e) {
-    code = fail((std::string("internal error: ") + e.what()).c_str(), nq::cli::exit_internal);
+    code = fail(std::string("internal error: ") + e.what(), nq::cli::exit_internal);
   }
+  // A rank that ended without reaching the gate (help, no solution) still meets the others.
+  if (shared && !nq::dist::start_gate_passed())
+    if (const int verdict = meet(0, ""); verdict) code = verdict;
   return finish_output(who, code);
 }

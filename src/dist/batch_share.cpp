@@ -139,13 +139,15 @@ std::vector<batch_part> gather_parts(
     const std::function<void(std::uint64_t first, const std::vector<chain_outcome>&)>& records) {
   if (world.rank() != 0) {
     world.send(0, tag_part, pack_part(mine));
-    if (records && mine.requested > 0) {
-      NQ_EXPECTS(my_records.size() == 4 * mine.requested, "a record for every run of the share");
-      expect(world, tag_send, 0);
-      for (std::size_t at = 0; at < my_records.size(); at += 4 * records_per_message) {
-        const std::size_t end = std::min(my_records.size(), at + 4 * records_per_message);
+    if (records && mine.requested > 0 && expect(world, tag_send, 0).words.at(0) != 0) {
+      // A stop can leave fewer records than runs (slices it kept from starting): what there
+      // is, then an empty message to end them.
+      const std::size_t count = std::min<std::size_t>(my_records.size(), 4 * mine.requested);
+      for (std::size_t at = 0; at < count; at += 4 * records_per_message) {
+        const std::size_t end = std::min(count, at + 4 * records_per_message);
         world.send(0, tag_records, std::span(my_records).subspan(at, end - at));
       }
+      world.send(0, tag_records, {});
     }
     return {};
   }
@@ -161,12 +163,19 @@ std::vector<batch_part> gather_parts(
     parts[static_cast<std::size_t>(got.source)] = unpack_part(got.words);
   }
   if (!records) return parts;
-  std::uint64_t first = mine.requested;
+  // The records the merge describes: every share up to the first one a stop cut short (merge_parts),
+  // so that the runs written stay 0..k-1 with no gap; later ranks are told to keep theirs.
+  const auto cut = [](const batch_part& p) { return p.interrupted || p.runs < p.requested; };
+  bool needed = !cut(mine);
+  std::uint64_t start = mine.requested;  // rank r's first run
   for (int r = 1; r < world.size(); ++r) {
-    std::uint64_t left = parts[static_cast<std::size_t>(r)].requested;
-    if (left > 0) world.send(r, tag_send, {});
-    while (left > 0) {
+    const batch_part& part = parts[static_cast<std::size_t>(r)];
+    std::uint64_t first = start;
+    start += part.requested;
+    if (part.requested > 0) world.send(r, tag_send, std::vector<std::uint64_t>{needed ? 1u : 0u});
+    for (std::uint64_t left = part.requested; needed && part.requested > 0;) {
       const message got = expect(world, tag_records, r);
+      if (got.words.empty()) break;
       if (got.words.size() % 4 != 0 || got.words.size() / 4 > left)
         throw std::logic_error("rank " + std::to_string(r) + " sent malformed records");
       std::vector<chain_outcome> runs;
@@ -176,6 +185,7 @@ std::vector<batch_part> gather_parts(
       first += runs.size();
       left -= runs.size();
     }
+    needed = needed && !cut(part);
   }
   return parts;
 }

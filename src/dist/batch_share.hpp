@@ -4,11 +4,13 @@
 // tallies into the statistics of the whole.
 //
 // Messages (64-bit words), for each batch (each point of a sweep):
-//   verdict  0 -> r  [go on]        before the first batch (rank 0 could open its outputs), and
-//                                   after each (no stop): every rank goes on, or none
+//   verdict  0 -> r  [go on]        after each batch (no stop): every rank goes on, or none
+//                                   (before the first, the ranks meet at the start gate)
 //   part     r -> 0  batch_part     the share's tally, finished runs and timings
-//   send     0 -> r  []             with --runs-csv: rank 0 is ready for r's records
-//   records  r -> 0  [4 words a run]...  the share's records, in run order, in pieces
+//   send     0 -> r  [wanted]       with --runs-csv: rank 0 is ready for r's records (0: they
+//                                   follow a share a stop cut short, and are not written)
+//   records  r -> 0  [4 words a run]...  the share's records, in run order, in pieces, then
+//                                   an empty one (a stop can leave fewer than the share's runs)
 // Rank 0 asks for records one rank at a time, so that no rank blocks in a large send.
 
 #include <cstdint>

@@ -57,6 +57,12 @@ class count_leader::state {
   void count_slice(const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
                    const std::function<void(std::span<const finished_subproblem>)>& finished) {
     const auto frames = detail::oriented_frames(n_);
+    // However this returns, the slice's pointers (to the caller's objects) go with it: the
+    // destructor's end_quietly still reads the reports.
+    struct forget_slice {
+      slice_state& slice;
+      ~forget_slice() { slice = {}; }
+    } forget{slice_};
     slice_.indices = &indices;
     slice_.position.assign(frames->size(), UINT32_MAX);
     slice_.reported.assign(indices.size(), 0);
@@ -76,7 +82,6 @@ class count_leader::state {
         drive(stop);
       } catch (...) {
         halt_local();
-        slice_ = {};
         throw;
       }
       halt_local();
@@ -85,12 +90,8 @@ class count_leader::state {
     end_ = clock::now();
     counted_ = true;
     flush();
-    if (failure_) {
-      slice_ = {};
-      std::rethrow_exception(failure_);
-    }
+    if (failure_) std::rethrow_exception(failure_);
     if (ending_) end_ranks(stop_answer_limit);
-    slice_ = {};
   }
 
   std::vector<rank_report> finish() {
@@ -407,58 +408,69 @@ void serve_count(channel& world, int n, unsigned threads, const std::string& sim
 
   bool ended = false, stopped = false, said_final = false;
   clock::time_point end = start;
-  for (;;) {
-    while (auto got = world.try_receive()) {
-      NQ_EXPECTS(got->source == 0, "only rank 0 writes to the other ranks");
-      if (got->tag == tag_end) {
-        ended = true;
-      } else if (got->tag == tag_assign) {
-        const std::lock_guard lock(mutex);
-        for (const std::uint64_t index : got->words) {
-          NQ_EXPECTS(index < frames.size(), "rank 0 sends frames that exist");
-          queue.push_back(static_cast<std::uint32_t>(index));
+  // Whatever fails here (a bad message, a lost rank 0), the threads are halted before their
+  // join, or they would wait for work forever.
+  try {
+    for (;;) {
+      while (auto got = world.try_receive()) {
+        NQ_EXPECTS(got->source == 0, "only rank 0 writes to the other ranks");
+        if (got->tag == tag_end) {
+          ended = true;
+        } else if (got->tag == tag_assign) {
+          const std::lock_guard lock(mutex);
+          for (const std::uint64_t index : got->words) {
+            NQ_EXPECTS(index < frames.size(), "rank 0 sends frames that exist");
+            queue.push_back(static_cast<std::uint32_t>(index));
+          }
+          work.notify_all();
+        } else {
+          throw std::logic_error("unknown message tag " + std::to_string(got->tag));
+        }
+      }
+      if (!stopped && (ended || halt.load() || (stop && stop->load()))) {
+        stopped = true;
+        end = clock::now();
+        {
+          const std::lock_guard lock(mutex);
+          halt = true;
         }
         work.notify_all();
-      } else {
-        throw std::logic_error("unknown message tag " + std::to_string(got->tag));
+        workers.join();
       }
-    }
-    if (!stopped && (ended || halt.load() || (stop && stop->load()))) {
-      stopped = true;
-      end = clock::now();
+      std::vector<std::uint64_t> report;
       {
         const std::lock_guard lock(mutex);
-        halt = true;
+        report.swap(done);
       }
-      work.notify_all();
-      workers.join();
+      if (!report.empty()) world.send(0, tag_report, report);
+      if (stopped && !said_final) {
+        if (failure) std::rethrow_exception(failure);
+        double busy_sum = 0.0, idle_sum = 0.0;
+        for (unsigned t = 0; t < threads; ++t) {
+          busy_sum += busy[t];
+          idle_sum += seconds_between(last[t], end);
+        }
+        const traffic& sent = world.counted();
+        const std::vector<std::uint64_t> final_words{frames_done,
+                                                     nanoseconds(busy_sum / threads),
+                                                     nanoseconds(idle_sum / threads),
+                                                     threads,
+                                                     sent.messages_sent + 1,
+                                                     sent.bytes_sent + 6 * sizeof(std::uint64_t)};
+        world.send(0, tag_final, final_words);
+        said_final = true;
+      }
+      if (ended && said_final) return;
+      std::unique_lock lock(mutex);
+      news.wait_for(lock, poll_period);
     }
-    std::vector<std::uint64_t> report;
+  } catch (...) {
     {
       const std::lock_guard lock(mutex);
-      report.swap(done);
+      halt = true;
     }
-    if (!report.empty()) world.send(0, tag_report, report);
-    if (stopped && !said_final) {
-      if (failure) std::rethrow_exception(failure);
-      double busy_sum = 0.0, idle_sum = 0.0;
-      for (unsigned t = 0; t < threads; ++t) {
-        busy_sum += busy[t];
-        idle_sum += seconds_between(last[t], end);
-      }
-      const traffic& sent = world.counted();
-      const std::vector<std::uint64_t> final_words{frames_done,
-                                                   nanoseconds(busy_sum / threads),
-                                                   nanoseconds(idle_sum / threads),
-                                                   threads,
-                                                   sent.messages_sent + 1,
-                                                   sent.bytes_sent + 6 * sizeof(std::uint64_t)};
-      world.send(0, tag_final, final_words);
-      said_final = true;
-    }
-    if (ended && said_final) return;
-    std::unique_lock lock(mutex);
-    news.wait_for(lock, poll_period);
+    work.notify_all();
+    throw;
   }
 }
 
