@@ -3,10 +3,12 @@
 
 #include "dist/count_cluster.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <span>
 
 #include "core/worker_threads.hpp"
 #include "cpu/frame_engine.hpp"
@@ -34,6 +36,17 @@ std::uint64_t nanoseconds(double seconds) { return static_cast<std::uint64_t>(se
 /// Frames a rank may hold: one in hand and one waiting per thread, and one more, so that a
 /// thread that finishes finds its next frame there while the report travels to rank 0.
 std::uint64_t frames_in_flight(unsigned threads) { return 2 * std::uint64_t{threads} + 1; }
+
+/// Words a message of the count may hold: 2 KiB, under every MPI transport's eager limit (4 KiB
+/// for Open MPI's shared memory), so that a send never waits for its receiver. Rank 0 sending
+/// an assign while a rank sends it a report would otherwise wait on each other, with hundreds of
+/// threads a rank.
+constexpr std::size_t piece_words = 255;  // a multiple of 3: a report is (frame, solutions, unique)
+
+void send_in_pieces(channel& world, int to, int tag, std::span<const std::uint64_t> words) {
+  for (std::size_t at = 0; at < words.size(); at += piece_words)
+    world.send(to, tag, words.subspan(at, std::min(piece_words, words.size() - at)));
+}
 
 }  // namespace
 
@@ -218,7 +231,7 @@ class count_leader::state {
       }
       if (frames.empty()) continue;
       rank.in_flight += frames.size();
-      world_.send(static_cast<int>(r), tag_assign, frames);
+      send_in_pieces(world_, static_cast<int>(r), tag_assign, frames);
     }
   }
 
@@ -442,7 +455,7 @@ void serve_count(channel& world, int n, unsigned threads, const std::string& sim
         const std::lock_guard lock(mutex);
         report.swap(done);
       }
-      if (!report.empty()) world.send(0, tag_report, report);
+      send_in_pieces(world, 0, tag_report, report);
       if (stopped && !said_final) {
         if (failure) std::rethrow_exception(failure);
         double busy_sum = 0.0, idle_sum = 0.0;
