@@ -41,9 +41,10 @@ def run_once(binary, algo, n, threads, device, seed):
         sys.exit(f"bench: {' '.join(command)} exited {result.returncode}:\n{result.stderr}")
     rss_kib = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1))
     user = float(re.search(r"User time \(seconds\): ([\d.]+)", result.stderr).group(1))
+    system = float(re.search(r"System time \(seconds\): ([\d.]+)", result.stderr).group(1))
     solved = re.search(r"in ([\d.]+) s \(seed \d+, (\d+) steps?, (\d+) restarts?", result.stdout)
     kernels = re.search(r"kernels ([\d.]+) s", result.stdout)  # lattice on the GPU
-    return {"wall": wall, "rss": rss_kib * 1024, "user_seconds": user,
+    return {"wall": wall, "rss": rss_kib * 1024, "user_seconds": user, "system_seconds": system,
             "kernel_seconds": float(kernels.group(1)) if kernels else None,
             "solver_seconds": float(solved.group(1)), "steps": int(solved.group(2)),
             "restarts": int(solved.group(3)), "load_average_1min": load,
@@ -71,9 +72,15 @@ def main():
     print(f"{'n':>12} {'threads':>7} {'wall s':>8} {'solver s':>8} {'user s':>8} {'B/queen':>7} "
           f"{'load':>5}")
     for n in sizes:
+        # The thread counts alternate, repeat by repeat, so that a change in the machine (its
+        # load, or how fast this VM's host hands out memory) falls on every count alike.
+        by_threads = {threads: [] for threads in thread_counts}
+        for _ in range(args.repeats):
+            for threads in thread_counts:
+                by_threads[threads].append(
+                    run_once(args.binary, args.algo, n, threads, args.device, args.seed))
         for threads in thread_counts:
-            runs = [run_once(args.binary, args.algo, n, threads, args.device, args.seed)
-                    for _ in range(args.repeats)]
+            runs = by_threads[threads]
             wall = statistics.median(r["wall"] for r in runs)
             rss = max(r["rss"] for r in runs)
             record = dict(machine, benchmark="solve-" + args.algo, n=n, threads=threads or None,
@@ -81,6 +88,8 @@ def main():
                           wall_min_s=min(r["wall"] for r in runs),
                           solver_seconds_median=statistics.median(r["solver_seconds"] for r in runs),
                           user_seconds_median=statistics.median(r["user_seconds"] for r in runs),
+                          wall_s=[r["wall"] for r in runs],
+                          system_seconds=[r["system_seconds"] for r in runs],
                           peak_rss_bytes=rss, bytes_per_queen=rss / n,
                           queens_per_second=n / wall,
                           load_average_1min=[r["load_average_1min"] for r in runs],
