@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/deadline.hpp"
+#include "core/huge_pages.hpp"
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
@@ -91,7 +92,7 @@ class lattice_run {
     // No huge pages: their faults compact memory synchronously (defrag=madvise), which cost
     // 0.1 to 1 s of system time at 10^8 queens, and the strided write-out gained nothing from
     // them (10^8 on 2 threads: 3.22-3.91 s without, 3.74-4.09 s with, alternated).
-    result_.queen_row.resize(n_);
+    detail::resize_populated(result_.queen_row, n_, threads_);
     {
       detail::worker_threads workers(threads_, [&](unsigned) {
         try {
