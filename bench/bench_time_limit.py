@@ -26,6 +26,7 @@ CASES = [
     ["solve", "-n", "5000", "--algo", "dfs"],
     ["solve", "-n", "40", "--algo", "bfs", "--max-memory", "64G"],
     ["solve", "-n", "1e8", "--algo", "min-conflicts"],
+    ["solve", "-n", "1e8", "--algo", "lattice"],  # every core (issue 15: within 0.2 s at 10^8)
     ["solve", "-n", "5000", "--algo", "hc-restart"],
     ["solve", "-n", "20000", "--algo", "hc"],
     ["solve", "-n", "5000", "--algo", "sa", "--max-steps", "1e12"],
