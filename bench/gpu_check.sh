@@ -10,7 +10,8 @@
 # the same for beam (plain and stochastic, n up to 2000 with width 16).
 # The count steps: n = 18, 20, 21 timed, then a SIGINT 3 s into n = 21 (out within 1 s, the
 # resume exact); then --device all (the GPUs and the CPU) timed at 18 and 20, stopped at 21 and
-# resumed on the GPUs, and --devices (bench/count_devices.sh).
+# resumed on the GPUs, and --devices (bench/count_devices.sh); then n = 18 on every rank's GPUs
+# under mpiexec, where Open MPI is installed.
 #
 # Usage: bench/gpu_check.sh OUTDIR
 # Exit: 0 all steps passed or were skipped, 1 a step failed or timed out, 2 usage, 3 no GPU.
@@ -45,7 +46,7 @@ cuda=${NQ_CUDA_ROOT:-/usr/local/cuda}
 min_step=20  # seconds: a step with less than this left before the deadline is skipped
 # Time caps in seconds. Typical times are far lower; the deadline bounds the sum.
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=150
-cap_stop=120 cap_devices=120 cap_grid=60
+cap_stop=120 cap_devices=120 cap_grid=60 cap_mpi=60
 cap_bench_placement=90
 declare -A cap_sanitizer=([memcheck]=150 [racecheck]=90 [synccheck]=60)
 
@@ -362,6 +363,28 @@ fi
 if needs count-devices bench.txt "$build_dir/nqueens"; then
   step count-devices "$cap_devices" bench.txt bench/count_devices.sh "$build_dir/nqueens" \
     "$(grep -c . <<<"$gpus")"
+fi
+
+# Issue 19: every rank's GPUs under mpiexec (two ranks, sharing the machine's GPUs), where Open
+# MPI is installed and the build has it (the device machine may have neither): n = 18 with
+# --device gpu, then all, each equal to A000170(18) with every rank's GPUs counting.
+if needs mpi-gpu bench.txt "$build_dir/nqueens"; then
+  if ! command -v mpiexec >/dev/null 2>&1 ||
+    ! grep -q '^NQ_ENABLE_MPI:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+    summary mpi-gpu SKIP 0 bench.txt "no Open MPI here (mpiexec, or a build with NQ_ENABLE_MPI)"
+  else
+    step mpi-gpu "$cap_mpi" bench.txt bash -c '
+      as_root=(); if [[ $(id -u) == 0 ]]; then as_root=(--allow-run-as-root); fi
+      for device in gpu all; do
+        record=$(mpiexec --oversubscribe "${as_root[@]}" -n 2 "$1" count -n 18 --device "$device" \
+          -t 4 -f json -q) || exit 1
+        echo "$record"
+        python3 -c "import json, sys; r = json.loads(sys.argv[1]); \
+          assert r[\"solutions\"] == 666090624, r[\"solutions\"]; \
+          assert all(k[\"gpus\"] > 0 and k[\"subproblems\"] > 0 for k in r[\"by_rank\"]), r" \
+          "$record" || exit 1
+      done' mpi-gpu "$build_dir/nqueens"
+  fi
 fi
 
 # 6. A check on what the device machine will send back, and the verdict.

@@ -4,12 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "cpu/frame_engine.hpp"
 #include "dist/batch_share.hpp"
 #include "dist/count_cluster.hpp"
+#include "dist/count_protocol.hpp"
 #include "dist/start_gate.hpp"
 #include "nqueens/batch.hpp"
 #include "oeis.hpp"
@@ -21,27 +26,30 @@ namespace {
 using test::a000170;
 using test::a002562;
 
-/// A count on `ranks` ranks of `threads` threads each: rank 0 here, the others on threads.
+/// A count on `ranks` ranks, rank r counting with engines(r): rank 0 here, the others on
+/// threads.
 struct shared_count {
   count_result result;
   std::vector<dist::rank_report> reports;
 };
 
-shared_count count_on_ranks(int n, int ranks, unsigned threads, const std::string& checkpoint = "",
-                            std::atomic<bool>* stop = nullptr) {
+shared_count count_with_engines(int n, int ranks,
+                                const std::function<dist::rank_engines(int)>& engines,
+                                const std::string& checkpoint = "",
+                                std::atomic<bool>* stop = nullptr) {
   auto world = dist::memory_world(ranks);
   std::vector<std::thread> others;
   for (int r = 1; r < ranks; ++r)
-    others.emplace_back([&, r] {
-      dist::serve_count(*world[static_cast<std::size_t>(r)], n, threads, "auto", nullptr);
-    });
+    others.emplace_back(
+        [&, r] { dist::serve_count(*world[static_cast<std::size_t>(r)], n, engines(r), nullptr); });
   std::atomic<bool> own_stop{false};
   std::atomic<bool>* raised = stop ? stop : &own_stop;
   shared_count out;
   {
-    dist::count_leader leader(*world[0], n, threads, "auto", raised);
+    const dist::rank_engines mine = engines(0);
+    dist::count_leader leader(*world[0], n, mine, raised);
     count_settings settings;
-    settings.threads = threads;
+    settings.threads = mine.threads;
     settings.checkpoint = checkpoint;
     settings.checkpoint_interval = 0.01;
     settings.stop = raised;
@@ -54,6 +62,65 @@ shared_count count_on_ranks(int n, int ranks, unsigned threads, const std::strin
   for (auto& t : others) t.join();
   return out;
 }
+
+/// A count on `ranks` ranks of `threads` CPU threads each.
+shared_count count_on_ranks(int n, int ranks, unsigned threads, const std::string& checkpoint = "",
+                            std::atomic<bool>* stop = nullptr) {
+  return count_with_engines(
+      n, ranks,
+      [&](int) {
+        return dist::rank_engines{threads, {}, "auto"};
+      },
+      checkpoint, stop);
+}
+
+/// GPUs played by the CPU, as the frame counter's launch behaves to its caller: a batch of
+/// frames counted one after another, reported a few at a time by their position in the batch,
+/// given up once stopped, each frame taking at least `per_frame`. Records every batch it was
+/// given.
+class played_gpus {
+ public:
+  explicit played_gpus(int n, std::chrono::microseconds per_frame = {})
+      : n_(n),
+        per_frame_(per_frame),
+        frames_(n >= 4 ? detail::canonical_frames(n) : decltype(frames_){}) {}
+  slice_counter_fn gpu() {
+    return [this](const std::vector<std::uint32_t>& batch, const std::atomic<bool>* stop,
+                  const std::function<void(std::span<const finished_subproblem>)>& finished) {
+      {
+        const std::lock_guard lock(mutex_);
+        batches_.push_back(batch);
+      }
+      detail::frame_counter counter(n_, detail::choose_frame_kernels("auto"));
+      std::vector<finished_subproblem> done;
+      for (std::uint32_t p = 0; p < batch.size(); ++p) {
+        ASSERT_LT(batch[p], frames_.size());
+        std::this_thread::sleep_for(per_frame_);
+        const auto tally = detail::count_frame(n_, frames_[batch[p]], counter, stop);
+        if (!tally) break;
+        done.push_back({p, *tally});
+        if (done.size() == 3) finished(done), done.clear();
+      }
+      if (!done.empty()) finished(done);
+    };
+  }
+  std::vector<std::vector<std::uint32_t>> batches() const {
+    const std::lock_guard lock(mutex_);
+    return batches_;
+  }
+  std::uint64_t frames_given() const {
+    std::uint64_t total = 0;
+    for (const auto& b : batches()) total += b.size();
+    return total;
+  }
+
+ private:
+  int n_;
+  std::chrono::microseconds per_frame_;
+  std::vector<detail::canonical_frame> frames_;
+  mutable std::mutex mutex_;
+  std::vector<std::vector<std::uint32_t>> batches_;
+};
 
 TEST(SharedCount, OneTwoAndThreeRanksGiveTheOeisCounts) {
   for (int ranks = 1; ranks <= 3; ++ranks)
@@ -137,9 +204,11 @@ TEST(SharedCount, APlainCheckpointResumesOnRanks) {
 TEST(SharedCount, ARankStoppedAloneStopsEveryRank) {
   auto world = dist::memory_world(2);
   std::atomic<bool> rank_stop{true};  // stopped from the start
-  std::thread other([&] { dist::serve_count(*world[1], 16, 1, "auto", &rank_stop); });
+  std::thread other([&] {
+    dist::serve_count(*world[1], 16, dist::rank_engines{1, {}, "auto"}, &rank_stop);
+  });
   std::atomic<bool> stop{false};
-  dist::count_leader leader(*world[0], 16, 1, "auto", &stop);
+  dist::count_leader leader(*world[0], 16, dist::rank_engines{1, {}, "auto"}, &stop);
   count_settings settings;
   settings.stop = &stop;
   settings.slice_counters = {leader.counter()};
@@ -150,6 +219,99 @@ TEST(SharedCount, ARankStoppedAloneStopsEveryRank) {
   other.join();
   EXPECT_TRUE(stop.load());
   EXPECT_FALSE(result.complete);
+}
+
+// Every rank on its GPUs alone (--device gpu): one or two each, on one to three ranks.
+TEST(SharedCount, GpusAloneOnEveryRankGiveTheOeisCounts) {
+  for (int ranks = 1; ranks <= 3; ++ranks)
+    for (const unsigned per_rank : {1u, 2u})
+      for (int n = 4; n <= 12; n += 2) {
+        played_gpus gpus(n);
+        const shared_count c = count_with_engines(n, ranks, [&](int) {
+          dist::rank_engines e{0, {}, "auto"};
+          for (unsigned g = 0; g < per_rank; ++g) e.gpus.push_back(gpus.gpu());
+          return e;
+        });
+        const std::string where = "n=" + std::to_string(n) + " ranks=" + std::to_string(ranks) +
+                                  " gpus=" + std::to_string(per_rank);
+        EXPECT_EQ(c.result.solutions, a000170[n - 1]) << where;
+        EXPECT_EQ(c.result.unique, a002562[n - 1]) << where;
+        ASSERT_TRUE(c.result.complete) << where;
+        EXPECT_EQ(gpus.frames_given(), c.result.subproblems) << where << ": no frame twice";
+        ASSERT_EQ(c.reports.size(), static_cast<std::size_t>(ranks));
+        std::uint64_t frames = 0;
+        for (const auto& r : c.reports) {
+          EXPECT_EQ(r.threads, 0u) << where;
+          EXPECT_EQ(r.gpus, per_rank) << where;
+          frames += r.subproblems;
+        }
+        EXPECT_EQ(frames, c.result.subproblems) << where;
+      }
+}
+
+// A GPU takes frames in batches of at most gpu_batch; beside CPU threads (--device all) both
+// count, on every rank.
+TEST(SharedCount, GpusTakeBatchesBesideTheThreads) {
+  constexpr int n = 16, ranks = 2;
+  std::vector<std::unique_ptr<played_gpus>> by_rank;
+  // Slow GPUs, so that each rank's thread surely finds frames beside them.
+  for (int r = 0; r < ranks; ++r)
+    by_rank.push_back(std::make_unique<played_gpus>(n, std::chrono::microseconds(100)));
+  const shared_count c = count_with_engines(n, ranks, [&](int r) {
+    return dist::rank_engines{1, {by_rank[static_cast<std::size_t>(r)]->gpu()}, "auto"};
+  });
+  EXPECT_EQ(c.result.solutions, a000170[n - 1]);
+  EXPECT_EQ(c.result.unique, a002562[n - 1]);
+  const std::uint64_t frames = detail::canonical_frames(n).size();
+  const std::uint64_t most = dist::protocol::gpu_batch(frames, ranks);
+  ASSERT_GT(most, 1u);
+  for (int r = 0; r < ranks; ++r) {
+    const auto batches = by_rank[static_cast<std::size_t>(r)]->batches();
+    ASSERT_FALSE(batches.empty()) << "rank " << r << "'s GPU counted nothing";
+    std::size_t largest = 0;
+    for (const auto& b : batches) {
+      EXPECT_LE(b.size(), most) << "rank " << r;
+      largest = std::max(largest, b.size());
+    }
+    EXPECT_GT(largest, 1u) << "rank " << r << ": frames one by one, not in batches";
+    const dist::rank_report& report = c.reports[static_cast<std::size_t>(r)];
+    EXPECT_EQ(report.threads, 1u);
+    EXPECT_EQ(report.gpus, 1u);
+    EXPECT_GT(report.subproblems, by_rank[static_cast<std::size_t>(r)]->frames_given())
+        << "rank " << r << "'s CPU thread counted nothing beside its GPU";
+  }
+}
+
+// A stop while GPUs count: the checkpoint keeps what they finished; a plain count resumes it.
+TEST(SharedCount, AStopWhileGpusCountResumesExactly) {
+  test::scratch_dir dir;
+  const std::string path = (dir / "ck.json").string();
+  std::atomic<bool> stop{false};
+  std::thread stopper([&] {
+    for (int i = 0; i < 20000 && !stop; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const auto doc = nlohmann::json::parse(test::slurp(path), nullptr, false);
+      if (!doc.is_discarded() && doc.contains("done") && doc["done"].size() >= 20) stop = true;
+    }
+  });
+  played_gpus gpus(17);
+  const shared_count stopped = count_with_engines(
+      17, 2,
+      [&](int) {
+        return dist::rank_engines{0, {gpus.gpu()}, "auto"};
+      },
+      path, &stop);
+  stopper.join();
+  ASSERT_FALSE(stopped.result.complete) << "finished before the stop";
+  EXPECT_LT(stopped.result.subproblems_done, gpus.frames_given())
+      << "the frames in the GPUs' hands when stopped stay unfinished";
+  count_settings plain;
+  plain.threads = 2;
+  plain.checkpoint = path;
+  const count_result resumed = count_solutions(17, plain);
+  EXPECT_EQ(resumed.resumed, stopped.result.subproblems_done);
+  EXPECT_EQ(resumed.solutions, a000170[16]);
+  EXPECT_EQ(resumed.unique, a002562[16]);
 }
 
 TEST(BatchShare, SharesCoverTheRunsInOrder) {
@@ -325,8 +487,8 @@ TEST(StartGate, EveryRankStartsOrNoneWithOneFailure) {
     std::vector<int> codes;
     int code, rank;
   };
-  const gate_case cases[] = {{{0}, 0, 0},          {{0, 0, 0}, 0, 0},    {{0, 0, 3}, 3, 2},
-                             {{0, 2, 3}, 2, 1},    {{4, 2, 3}, 4, 0},    {{0, 0, 0, 0, 1}, 1, 4},
+  const gate_case cases[] = {{{0}, 0, 0},          {{0, 0, 0}, 0, 0}, {{0, 0, 3}, 3, 2},
+                             {{0, 2, 3}, 2, 1},    {{4, 2, 3}, 4, 0}, {{0, 0, 0, 0, 1}, 1, 4},
                              {{0, 3, 0, 2}, 3, 1}, {{2}, 2, 0}};
   for (const auto& c : cases) {
     const auto verdicts = gate(c.codes);

@@ -264,14 +264,46 @@ TEST(MpiCli, AFailureOnOneRankEndsEveryRankWithOneMessage) {
   }
   // The batch's rank 0 alone opens the output: a bad path there ends every rank, as one
   // process ends (exit 2).
-  const std::vector<std::string> batch{"batch", "-n", "8", "-a", "hc", "-r", "10", "--device",
-                                       "cpu", "-o", "no/such/dir/out.txt"};
+  const std::vector<std::string> batch{
+      "batch", "-n", "8", "-a", "hc", "-r", "10", "--device", "cpu", "-o", "no/such/dir/out.txt"};
   const auto r = run_mpi(dir, 3, batch);
   EXPECT_EQ(r.code, test::run_cli(dir, batch).code) << r.err;
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines_starting(r.err, "nqueens batch"), 1u) << r.err;
   // Each of these used to wait for a lost rank: 60 s at least.
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(50));
+}
+
+// Every rank counts on its own GPUs: --device gpu takes them on every rank, auto where there are
+// any, all beside the threads. Without a GPU (as in CI), gpu ends every rank at the start gate
+// with one message (exit 3, as one process), and auto and all count on the CPU.
+TEST(MpiCount, EveryRankCountsOnItsGpus) {
+  scratch_dir dir;
+  const bool gpu = !test::without_gpu(dir);
+  for (const char* device : {"gpu", "auto", "all"}) {
+    SCOPED_TRACE(device);
+    const auto r = run_mpi(
+        dir, 2, {"count", "-n", "13", "-u", "-t", "1", "--device", device, "-f", "json", "-q"});
+    if (!gpu && std::string(device) == "gpu") {
+      EXPECT_EQ(r.code, 3) << r.err;
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(lines_starting(r.err, "nqueens count"), 1u) << r.err;
+      EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+      continue;
+    }
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["solutions"], a000170[12]);
+    EXPECT_EQ(doc["unique"], a002562[12]);
+    EXPECT_EQ(doc["device"], !gpu ? "cpu" : std::string(device) == "all" ? "all" : "gpu");
+    std::uint64_t frames = 0;
+    for (const auto& rank : doc["by_rank"]) {
+      frames += rank["subproblems"].get<std::uint64_t>();
+      EXPECT_EQ(rank["gpus"].get<unsigned>() > 0, gpu) << rank;
+      EXPECT_EQ(rank["threads"], !gpu || std::string(device) == "all" ? 1 : 0) << rank;
+    }
+    EXPECT_EQ(frames, doc["subproblems"]);
+  }
 }
 
 TEST(MpiCli, OnlyCountAndBatchRunUnderSeveralRanks) {

@@ -116,10 +116,12 @@ void show_progress(const count_progress& p, bool& shown) {
   shown = true;
 }
 
-unsigned total_threads(const std::vector<dist::rank_report>& ranks) {
-  unsigned threads = 0;
-  for (const auto& r : ranks) threads += r.threads;
-  return threads;
+/// "5 threads", "2 GPUs", or "4 threads and 2 GPUs": what the ranks counted with together.
+std::string rank_engines_text(const std::vector<dist::rank_report>& ranks) {
+  std::uint64_t threads = 0, gpus = 0;
+  for (const auto& r : ranks) threads += r.threads, gpus += r.gpus;
+  const std::string t = count_of(threads, "thread"), g = count_of(gpus, "GPU");
+  return gpus == 0 ? t : threads == 0 ? g : t + " and " + g;
 }
 
 std::string text_line(const count_request& request, const count_result& result,
@@ -128,7 +130,12 @@ std::string text_line(const count_request& request, const count_result& result,
   std::string text =
       "n=" + std::to_string(request.n) + ": " + count_of(result.solutions, "solution");
   if (request.unique) text += ", " + std::to_string(result.unique) + " unique";
-  if (where.device == "gpu")
+  if (!where.ranks.empty())
+    std::snprintf(line, sizeof line, " (%.3f s, %zu rank%s, %s in all, simd %s%s)\n",
+                  result.seconds, where.ranks.size(), where.ranks.size() == 1 ? "" : "s",
+                  rank_engines_text(where.ranks).c_str(), result.simd.c_str(),
+                  result.resumed ? ", resumed from the checkpoint" : "");
+  else if (where.device == "gpu")
     std::snprintf(line, sizeof line, " (%.3f s, %.3f s in kernels on %s%s)\n", result.seconds,
                   where.kernel_seconds, where.name.c_str(),
                   result.resumed ? ", resumed from the checkpoint" : "");
@@ -140,11 +147,6 @@ std::string text_line(const count_request& request, const count_result& result,
                   request.threads == 1 ? "" : "s", result.simd.c_str(),
                   static_cast<unsigned long long>(result.by_cpu),
                   result.resumed ? ", resumed from the checkpoint" : "");
-  else if (!where.ranks.empty())
-    std::snprintf(line, sizeof line, " (%.3f s, %zu rank%s, %u thread%s in all, simd %s%s)\n",
-                  result.seconds, where.ranks.size(), where.ranks.size() == 1 ? "" : "s",
-                  total_threads(where.ranks), total_threads(where.ranks) == 1 ? "" : "s",
-                  result.simd.c_str(), result.resumed ? ", resumed from the checkpoint" : "");
   else
     std::snprintf(line, sizeof line, " (%.3f s, %u thread%s, simd %s%s)\n", result.seconds,
                   request.threads, request.threads == 1 ? "" : "s", result.simd.c_str(),
@@ -162,13 +164,13 @@ nlohmann::ordered_json json_record(const count_request& request, const count_res
   record["threads"] = request.threads;
   record["device"] = where.device;
   record["device_name"] = where.name;
-  if (where.device != "cpu") {
+  if (where.device != "cpu" && where.ranks.empty()) {  // under mpirun: by_rank's gpus
     record["devices"] = where.gpus;
     record["kernel_seconds"] = where.kernel_seconds;
     record["subproblems_by_device"] = result.by_slice_counter;
   }
   if (where.device != "gpu") record["simd"] = result.simd;
-  if (where.device == "all") record["subproblems_on_cpu"] = result.by_cpu;
+  if (where.device == "all" && where.ranks.empty()) record["subproblems_on_cpu"] = result.by_cpu;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
   if (!where.ranks.empty()) {
@@ -178,6 +180,7 @@ nlohmann::ordered_json json_record(const count_request& request, const count_res
       nlohmann::ordered_json entry;
       entry["rank"] = r.rank;
       entry["threads"] = r.threads;
+      entry["gpus"] = r.gpus;
       entry["subproblems"] = r.subproblems;
       entry["solutions"] = r.solutions;
       entry["solutions_per_second"] =
@@ -236,6 +239,80 @@ std::string describe_gpus(const std::vector<std::string>& names) {
 }
 #endif
 
+/// A frame counter on each of `gpus` (none without CUDA), each a slice counter taking the
+/// CPU's frames (so a checkpoint moves between --device cpu and gpu) from a host thread of its
+/// own; made before the count (or, under mpirun, the start gate), so that a GPU that fails fails
+/// there.
+class gpu_engines {
+ public:
+  gpu_engines(int n, const std::vector<int>& gpus) {
+#if NQ_WITH_CUDA
+    for (const int d : gpus) {
+      counters_.push_back(std::make_unique<gpu::frame_counter>(n, -1, d));
+      names_.push_back(gpu::device_name(d));
+    }
+#else
+    (void)n;
+    NQ_EXPECTS(gpus.empty(), "GPUs need a CUDA build");
+#endif
+  }
+  bool empty() const { return size() == 0; }
+  std::size_t size() const {
+#if NQ_WITH_CUDA
+    return counters_.size();
+#else
+    return 0;
+#endif
+  }
+  std::vector<slice_counter_fn> counters() const {
+    std::vector<slice_counter_fn> out;
+#if NQ_WITH_CUDA
+    for (const auto& c : counters_)
+      out.push_back([counter = c.get()](const std::vector<std::uint32_t>& indices,
+                                        const std::atomic<bool>* stop, const auto& finished) {
+        counter->count(indices, stop, finished);
+      });
+#endif
+    return out;
+  }
+  std::size_t frames() const {
+#if NQ_WITH_CUDA
+    if (!counters_.empty()) return counters_.front()->frames();
+#endif
+    return 0;
+  }
+  std::string name() const {
+#if NQ_WITH_CUDA
+    if (!names_.empty()) return describe_gpus(names_);
+#endif
+    return "";
+  }
+  double kernel_seconds() const {
+    double seconds = 0.0;
+#if NQ_WITH_CUDA
+    for (const auto& c : counters_) seconds += c->kernel_seconds();
+#endif
+    return seconds;
+  }
+
+ private:
+#if NQ_WITH_CUDA
+  std::vector<std::unique_ptr<gpu::frame_counter>> counters_;
+  std::vector<std::string> names_;
+#endif
+};
+
+/// Under mpirun: what this rank counts with. Its GPUs as a count on one machine would take them
+/// (choose_gpus: auto takes them when there are any), and its CPU threads unless its GPUs count
+/// alone (gpu, or auto with GPUs); all: both.
+dist::rank_engines rank_engines_for(const count_request& request, const gpu_engines& gpus) {
+  dist::rank_engines engines;
+  engines.gpus = gpus.counters();
+  engines.threads = gpus.empty() || request.device == "all" ? request.threads : 0;
+  engines.simd = request.simd;
+  return engines;
+}
+
 /// Counts as `request` says, stopping early once `*stop` is raised.
 count_result count_as_asked(const count_request& request, const std::atomic<bool>* stop,
                             bool& shown, count_device& where) {
@@ -249,41 +326,28 @@ count_result count_as_asked(const count_request& request, const std::atomic<bool
     settings.progress = [&](const count_progress& p) { show_progress(p, shown); };
   where.name = cpu_model_name();
   where.gpus = choose_gpus(request);
-  [[maybe_unused]] const bool on_gpu = !where.gpus.empty();
-#if NQ_WITH_CUDA
-  std::vector<std::unique_ptr<gpu::frame_counter>> counters;
-  if (on_gpu) {
-    // The CPU's frames, so a checkpoint moves between --device cpu and gpu. One counter (and
-    // host thread) per GPU, all taking frames from one source: a lone GPU takes every frame
-    // left in one persistent launch, several take shares, biggest frames first.
-    std::vector<std::string> names;
-    for (const int d : where.gpus) {
-      counters.push_back(std::make_unique<gpu::frame_counter>(request.n, -1, d));
-      gpu::frame_counter* counter = counters.back().get();
-      settings.slice_counters.push_back(
-          [counter](const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
-                    const auto& finished) { counter->count(indices, stop, finished); });
-      names.push_back(gpu::device_name(d));
-    }
+  const gpu_engines gpus(request.n, where.gpus);
+  if (!gpus.empty()) {
+    // One counter (and host thread) per GPU, all taking frames from one source: a lone GPU
+    // takes every frame left in one persistent launch, several take shares, biggest frames
+    // first.
+    settings.slice_counters = gpus.counters();
     settings.slice_frames = true;
-    settings.slice_size = counters.front()->frames();
+    settings.slice_size = gpus.frames();
     settings.cpu_beside_slices = request.device == "all";
     where.device = request.device == "all" ? "all" : "gpu";
-    where.name = describe_gpus(names);
+    where.name = gpus.name();
   }
-#endif
   const count_result result = count_solutions(request.n, settings);
-#if NQ_WITH_CUDA
-  for (const auto& counter : counters) where.kernel_seconds += counter->kernel_seconds();
-#endif
+  where.kernel_seconds = gpus.kernel_seconds();
   return result;
 }
 
 /// Under mpirun, another rank than 0: counts the frames rank 0 sends. A failure here would leave
 /// rank 0 waiting for frames that never come: it ends the whole job, with the rank named.
-int serve_as_rank(const count_request& request, dist::channel& world) {
+int serve_as_rank(const count_request& request, dist::channel& world, const gpu_engines& gpus) {
   try {
-    dist::serve_count(world, request.n, request.threads, request.simd, &interrupted);
+    dist::serve_count(world, request.n, rank_engines_for(request, gpus), &interrupted);
   } catch (const std::exception& e) {
     abort_ranks("nqueens count", world, e);
   }
@@ -310,6 +374,9 @@ count_result count_with_ranks(const count_request& request, dist::count_leader& 
   where.ranks = leader.finish();
   where.name = cpu_model_name();
   result.simd = detail::choose_frame_kernels(request.simd).name;
+  const bool any_gpu = std::any_of(where.ranks.begin(), where.ranks.end(),
+                                   [](const dist::rank_report& r) { return r.gpus > 0; });
+  if (any_gpu) where.device = request.device == "all" ? "all" : "gpu";
   return result;
 }
 
@@ -318,14 +385,14 @@ count_result count_with_ranks(const count_request& request, dist::count_leader& 
 int run_count(int argc, char** argv) {
   const count_request request = parse_request(argc, argv);
   dist::channel* world = dist::process_world();
-  // Checked on every rank alike: rank 0 must not leave the others waiting for its frames.
-  if (world && (request.device == "gpu" || request.device == "all" || !request.devices.empty()))
-    throw usage_error("under mpirun, count runs on every rank's CPU threads; --device " +
-                      request.device + " is not supported there yet");
+  // Under mpirun every rank takes its own GPUs before the start gate: one that has none for
+  // --device gpu stops every rank there, with one message.
+  std::optional<gpu_engines> rank_gpus;
+  if (world) rank_gpus.emplace(request.n, choose_gpus(request));
   if (world && world->rank() != 0) {
     dist::start_together(*world);
     stop_on_signal(&interrupted);
-    return serve_as_rank(request, *world);
+    return serve_as_rank(request, *world, *rank_gpus);
   }
   output_target output(request.output);  // a bad path fails before the count starts
   // Every rank ready (or none starts); from here on, whatever fails, the leader's destructor
@@ -333,7 +400,7 @@ int run_count(int argc, char** argv) {
   std::optional<dist::count_leader> leader;
   if (world) {
     dist::start_together(*world);
-    leader.emplace(*world, request.n, request.threads, request.simd, &interrupted);
+    leader.emplace(*world, request.n, rank_engines_for(request, *rank_gpus), &interrupted);
   }
   // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
   // say so.

@@ -163,8 +163,9 @@ std::vector<batch_part> gather_parts(
     parts[static_cast<std::size_t>(got.source)] = unpack_part(got.words);
   }
   if (!records) return parts;
-  // The records the merge describes: every share up to the first one a stop cut short (merge_parts),
-  // so that the runs written stay 0..k-1 with no gap; later ranks are told to keep theirs.
+  // The records the merge describes: every share up to the first one a stop cut short
+  // (merge_parts), so that the runs written stay 0..k-1 with no gap; later ranks are told to keep
+  // theirs.
   const auto cut = [](const batch_part& p) { return p.interrupted || p.runs < p.requested; };
   bool needed = !cut(mine);
   std::uint64_t start = mine.requested;  // rank r's first run

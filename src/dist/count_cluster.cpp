@@ -1,25 +1,25 @@
-// The leader's hand-out and the other ranks' service (count_cluster.hpp). Every waiting thread
-// sleeps between looks at its inbox, so that a rank's counting threads keep their cores.
+// The leader's hand-out (count_cluster.hpp; the other ranks' service is count_service.cpp).
+// Every waiting thread sleeps between looks at its inbox, so that a rank's counting threads
+// keep their cores.
 
 #include "dist/count_cluster.hpp"
 
 #include <algorithm>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <mutex>
 #include <span>
 
 #include "core/worker_threads.hpp"
 #include "cpu/frame_engine.hpp"
+#include "dist/count_protocol.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq::dist {
 namespace {
 
-enum tag : int { tag_hello = 1, tag_assign, tag_report, tag_end, tag_final };
-
-using clock = std::chrono::steady_clock;
+using protocol::clock;
+using protocol::seconds_between;
 
 /// How long rank 0 waits for the others' goodbyes when the count stops: mpirun kills the
 /// processes 1 s after it forwards a SIGTERM, and the checkpoint must be saved before that.
@@ -27,49 +27,30 @@ constexpr auto stop_answer_limit = std::chrono::milliseconds(600);
 /// At the normal end every rank is idle and answers at once; a lost one ends the job anyway.
 constexpr auto end_answer_limit = std::chrono::seconds(60);
 
-double seconds_between(clock::time_point from, clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
-std::uint64_t nanoseconds(double seconds) { return static_cast<std::uint64_t>(seconds * 1e9); }
-
-/// Frames a rank may hold: one in hand and one waiting per thread, and one more, so that a
-/// thread that finishes finds its next frame there while the report travels to rank 0.
-std::uint64_t frames_in_flight(unsigned threads) { return 2 * std::uint64_t{threads} + 1; }
-
-/// Words a message of the count may hold: 2 KiB, under every MPI transport's eager limit (4 KiB
-/// for Open MPI's shared memory), so that a send never waits for its receiver. Rank 0 sending
-/// an assign while a rank sends it a report would otherwise wait on each other, with hundreds of
-/// threads a rank.
-constexpr std::size_t piece_words = 255;  // a multiple of 3: a report is (frame, solutions, unique)
-
-void send_in_pieces(channel& world, int to, int tag, std::span<const std::uint64_t> words) {
-  for (std::size_t at = 0; at < words.size(); at += piece_words)
-    world.send(to, tag, words.subspan(at, std::min(piece_words, words.size() - at)));
-}
-
 }  // namespace
 
 class count_leader::state {
  public:
-  state(channel& world, int n, unsigned threads, const std::string& simd,
-        std::atomic<bool>* raise_stop)
+  state(channel& world, int n, rank_engines engines, std::atomic<bool>* raise_stop)
       : world_(world),
         n_(n),
-        threads_(std::max(1u, threads)),
-        kernels_(detail::choose_frame_kernels(simd)),
+        threads_(engines.gpus.empty() ? std::max(1u, engines.threads) : engines.threads),
+        gpus_(std::move(engines.gpus)),
+        kernels_(detail::choose_frame_kernels(engines.simd)),
         raise_stop_(raise_stop),
         ranks_(static_cast<std::size_t>(world.size())),
-        busy_(threads_, 0.0),
-        last_(threads_, clock::now()) {
+        busy_(threads_ + gpus_.size(), 0.0),
+        last_(threads_ + gpus_.size(), clock::now()) {
     for (std::size_t r = 0; r < ranks_.size(); ++r) ranks_[r].report.rank = static_cast<int>(r);
     ranks_[0].ready = true;
     ranks_[0].report.threads = threads_;
+    ranks_[0].report.gpus = static_cast<unsigned>(gpus_.size());
   }
 
   void count_slice(const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
                    const std::function<void(std::span<const finished_subproblem>)>& finished) {
     const auto frames = detail::oriented_frames(n_);
+    batch_ = protocol::gpu_batch(frames->size(), world_.size());
     // However this returns, the slice's pointers (to the caller's objects) go with it: the
     // destructor's end_quietly still reads the reports.
     struct forget_slice {
@@ -84,13 +65,19 @@ class count_leader::state {
     slice_.finished = &finished;
     slice_.count = 0;
     next_ = 0;
+    back_ = indices.size();
     local_halt_ = false;
     {
       std::vector<detail::frame_counter> counters;
       counters.reserve(threads_);
       for (unsigned t = 0; t < threads_; ++t) counters.emplace_back(n_, kernels_);
-      detail::worker_threads workers(
-          threads_, [&](unsigned t) { local_work(t, counters[t], indices, *frames); });
+      const auto engines = threads_ + static_cast<unsigned>(gpus_.size());
+      detail::worker_threads workers(engines, [&](unsigned e) {
+        if (e < threads_)
+          local_work(e, counters[e], indices, *frames);
+        else
+          local_gpu_work(e, gpus_[e - threads_], indices);
+      });
       try {
         drive(stop);
       } catch (...) {
@@ -113,12 +100,12 @@ class count_leader::state {
     end_ranks(end_answer_limit);
     rank_report& mine = ranks_[0].report;
     double busy = 0.0, idle = 0.0;
-    for (unsigned t = 0; t < threads_; ++t) {
-      busy += busy_[t];
-      idle += seconds_between(last_[t], end_);
+    for (std::size_t e = 0; e < busy_.size(); ++e) {
+      busy += busy_[e];
+      idle += seconds_between(last_[e], end_);
     }
-    mine.busy_seconds = busy / threads_;
-    mine.idle_at_end_seconds = idle / threads_;
+    mine.busy_seconds = busy / static_cast<double>(busy_.size());
+    mine.idle_at_end_seconds = idle / static_cast<double>(busy_.size());
     mine.messages_sent = world_.counted().messages_sent;
     mine.bytes_sent = world_.counted().bytes_sent;
     std::vector<rank_report> reports;
@@ -162,8 +149,9 @@ class count_leader::state {
         std::uint32_t position = 0;
         {
           const std::lock_guard lock(mutex_);
-          if (local_halt_ || next_ >= indices.size()) return;
-          position = static_cast<std::uint32_t>(next_++);
+          if (local_halt_ || next_ >= back_) return;
+          // Beside GPUs, the small end (as a count on one machine with --device all does).
+          position = static_cast<std::uint32_t>(gpus_.empty() ? next_++ : --back_);
         }
         const auto start = clock::now();
         const std::optional<count_tally> tally =
@@ -179,6 +167,55 @@ class count_leader::state {
           ranks_[0].report.solutions += tally->solutions;
         }
         changed_.notify_one();
+      }
+    } catch (...) {
+      const std::lock_guard lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      local_halt_ = true;
+      changed_.notify_one();
+    }
+  }
+
+  /// This rank's GPU `e`: the next batch of the slice, biggest first, in one launch, its frames
+  /// recorded as the launch reports them.
+  void local_gpu_work(unsigned e, const slice_counter_fn& gpu,
+                      const std::vector<std::uint32_t>& indices) {
+    try {
+      std::vector<std::uint32_t> positions, batch;
+      for (;;) {
+        {
+          const std::lock_guard lock(mutex_);
+          if (local_halt_ || next_ >= back_) return;
+          const std::size_t take = std::min<std::size_t>(batch_, back_ - next_);
+          positions.resize(take);
+          batch.resize(take);
+          for (std::size_t i = 0; i < take; ++i) {
+            positions[i] = static_cast<std::uint32_t>(next_++);
+            batch[i] = indices[positions[i]];
+          }
+        }
+        auto start = clock::now();
+        std::size_t reported = 0;
+        gpu(batch, &local_halt_, [&](std::span<const finished_subproblem> done) {
+          const auto now = clock::now();
+          reported += done.size();
+          {
+            const std::lock_guard lock(mutex_);
+            for (const finished_subproblem& f : done) {
+              NQ_EXPECTS(f.position < batch.size(), "a GPU reports the frames of its batch");
+              pending_.push_back({positions[f.position], f.tally});
+              ++ranks_[0].report.subproblems;
+              ranks_[0].report.solutions += f.tally.solutions;
+            }
+            busy_[e] += seconds_between(start, now);
+            last_[e] = now;
+          }
+          start = now;
+          changed_.notify_one();
+        });
+        busy_[e] += seconds_between(start, clock::now());  // only this thread writes busy_[e]
+        NQ_EXPECTS(reported == batch.size() || local_halt_.load(),
+                   "a GPU reports every frame of its batch unless stopped");
       }
     } catch (...) {
       const std::lock_guard lock(mutex_);
@@ -225,13 +262,14 @@ class count_leader::state {
       std::vector<std::uint64_t> frames;
       {
         const std::lock_guard lock(mutex_);
-        while (rank.in_flight + frames.size() < frames_in_flight(rank.report.threads) &&
-               next_ < slice_.indices->size())
+        const std::uint64_t budget =
+            protocol::frames_in_flight(rank.report.threads, rank.report.gpus, batch_);
+        while (rank.in_flight + frames.size() < budget && next_ < back_)
           frames.push_back((*slice_.indices)[next_++]);
       }
       if (frames.empty()) continue;
       rank.in_flight += frames.size();
-      send_in_pieces(world_, static_cast<int>(r), tag_assign, frames);
+      protocol::send_in_pieces(world_, static_cast<int>(r), protocol::tag_assign, frames);
     }
   }
 
@@ -241,12 +279,14 @@ class count_leader::state {
     rank_state& rank = ranks_[static_cast<std::size_t>(got.source)];
     const auto& w = got.words;
     switch (got.tag) {
-      case tag_hello:
-        NQ_EXPECTS(w.size() == 1 && w[0] >= 1, "hello says how many threads");
+      case protocol::tag_hello:
+        NQ_EXPECTS(w.size() == 2 && w[0] + w[1] >= 1 && w[0] <= UINT32_MAX && w[1] <= UINT32_MAX,
+                   "hello says how many threads and GPUs");
         rank.ready = true;
         rank.report.threads = static_cast<unsigned>(w[0]);
+        rank.report.gpus = static_cast<unsigned>(w[1]);
         return;
-      case tag_report: {
+      case protocol::tag_report: {
         NQ_EXPECTS(w.size() % 3 == 0, "a report lists frames, three words each");
         if (!slice_.indices) {  // after a failure ended the slice: left for the resume
           rank.in_flight -= std::min<std::uint64_t>(rank.in_flight, w.size() / 3);
@@ -266,7 +306,7 @@ class count_leader::state {
         }
         return;
       }
-      case tag_final:
+      case protocol::tag_final:
         NQ_EXPECTS(w.size() == 6, "a goodbye carries six figures");
         rank.said_final = true;
         rank.report.busy_seconds = static_cast<double>(w[1]) * 1e-9;
@@ -309,7 +349,7 @@ class count_leader::state {
     for (std::size_t r = 1; r < ranks_.size(); ++r)
       if (!ranks_[r].told_end) {
         ranks_[r].told_end = true;
-        world_.send(static_cast<int>(r), tag_end, {});
+        world_.send(static_cast<int>(r), protocol::tag_end, {});
       }
     const auto until = clock::now() + limit;
     const auto missing = [&] {
@@ -329,6 +369,7 @@ class count_leader::state {
   channel& world_;
   int n_;
   unsigned threads_;
+  std::vector<slice_counter_fn> gpus_;
   const detail::frame_kernels& kernels_;
   std::atomic<bool>* raise_stop_;
   std::vector<rank_state> ranks_;
@@ -336,20 +377,22 @@ class count_leader::state {
   bool ending_ = false;  ///< end sent, or to be sent: no more frames go out
   bool all_ended_ = false;
   bool counted_ = false;  ///< a slice has run (end_ is its end)
-  std::mutex mutex_;      // guards next_, pending_, local_halt_, failure_, the local figures
+  std::mutex mutex_;      // guards next_, back_, pending_, local_halt_, failure_, the local figures
   std::condition_variable changed_;
-  std::size_t next_ = 0;  ///< the next position of the slice to hand out
+  std::size_t next_ = 0;     ///< the next position of the slice to hand out (its big end)
+  std::size_t back_ = 0;     ///< one past the last position not handed out (its small end)
+  std::uint64_t batch_ = 1;  ///< frames a GPU takes at once (protocol::gpu_batch)
   std::vector<finished_subproblem> pending_;
   std::atomic<bool> local_halt_{false};
   std::exception_ptr failure_;
-  std::vector<double> busy_;
+  std::vector<double> busy_;  ///< by engine: the CPU threads, then the GPUs
   std::vector<clock::time_point> last_;
   clock::time_point end_;
 };
 
-count_leader::count_leader(channel& world, int n, unsigned threads, const std::string& simd,
+count_leader::count_leader(channel& world, int n, rank_engines engines,
                            std::atomic<bool>* raise_stop)
-    : state_(std::make_unique<state>(world, n, threads, simd, raise_stop)) {}
+    : state_(std::make_unique<state>(world, n, std::move(engines), raise_stop)) {}
 
 count_leader::~count_leader() {
   if (!state_->ended()) state_->end_quietly();
@@ -363,128 +406,5 @@ slice_counter_fn count_leader::counter() {
 }
 
 std::vector<rank_report> count_leader::finish() { return state_->finish(); }
-
-void serve_count(channel& world, int n, unsigned threads, const std::string& simd,
-                 const std::atomic<bool>* stop) {
-  threads = std::max(1u, threads);
-  const detail::frame_kernels& kernels = detail::choose_frame_kernels(simd);
-  // Oriented as each is taken (count_frame): no start-up cost on this rank.
-  const std::vector<detail::canonical_frame> frames =
-      n >= 4 ? detail::canonical_frames(n) : std::vector<detail::canonical_frame>{};
-  const auto start = clock::now();
-  world.send(0, tag_hello, std::vector<std::uint64_t>{threads});
-
-  std::mutex mutex;
-  std::condition_variable work, news;
-  std::deque<std::uint32_t> queue;
-  std::vector<std::uint64_t> done;  // report words not yet sent
-  std::atomic<bool> halt{false};
-  std::exception_ptr failure;
-  std::vector<double> busy(threads, 0.0);
-  std::vector<clock::time_point> last(threads, start);
-  std::uint64_t frames_done = 0;
-  std::vector<detail::frame_counter> counters;
-  counters.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t) counters.emplace_back(n, kernels);
-  detail::worker_threads workers(threads, [&](unsigned t) {
-    try {
-      for (;;) {
-        std::uint32_t index = 0;
-        {
-          std::unique_lock lock(mutex);
-          work.wait(lock, [&] { return halt.load() || !queue.empty(); });
-          if (halt) return;
-          index = queue.front();
-          queue.pop_front();
-        }
-        const auto began = clock::now();
-        const std::optional<count_tally> tally =
-            detail::count_frame(n, frames[index], counters[t], &halt);
-        if (!tally) return;
-        const auto now = clock::now();
-        {
-          const std::lock_guard lock(mutex);
-          done.insert(done.end(), {index, tally->solutions, tally->unique_eighths});
-          busy[t] += seconds_between(began, now);
-          last[t] = now;
-          ++frames_done;
-        }
-        news.notify_one();
-      }
-    } catch (...) {
-      const std::lock_guard lock(mutex);
-      if (!failure) failure = std::current_exception();
-      halt = true;
-      news.notify_one();
-    }
-  });
-
-  bool ended = false, stopped = false, said_final = false;
-  clock::time_point end = start;
-  // Whatever fails here (a bad message, a lost rank 0), the threads are halted before their
-  // join, or they would wait for work forever.
-  try {
-    for (;;) {
-      while (auto got = world.try_receive()) {
-        NQ_EXPECTS(got->source == 0, "only rank 0 writes to the other ranks");
-        if (got->tag == tag_end) {
-          ended = true;
-        } else if (got->tag == tag_assign) {
-          const std::lock_guard lock(mutex);
-          for (const std::uint64_t index : got->words) {
-            NQ_EXPECTS(index < frames.size(), "rank 0 sends frames that exist");
-            queue.push_back(static_cast<std::uint32_t>(index));
-          }
-          work.notify_all();
-        } else {
-          throw std::logic_error("unknown message tag " + std::to_string(got->tag));
-        }
-      }
-      if (!stopped && (ended || halt.load() || (stop && stop->load()))) {
-        stopped = true;
-        end = clock::now();
-        {
-          const std::lock_guard lock(mutex);
-          halt = true;
-        }
-        work.notify_all();
-        workers.join();
-      }
-      std::vector<std::uint64_t> report;
-      {
-        const std::lock_guard lock(mutex);
-        report.swap(done);
-      }
-      send_in_pieces(world, 0, tag_report, report);
-      if (stopped && !said_final) {
-        if (failure) std::rethrow_exception(failure);
-        double busy_sum = 0.0, idle_sum = 0.0;
-        for (unsigned t = 0; t < threads; ++t) {
-          busy_sum += busy[t];
-          idle_sum += seconds_between(last[t], end);
-        }
-        const traffic& sent = world.counted();
-        const std::vector<std::uint64_t> final_words{frames_done,
-                                                     nanoseconds(busy_sum / threads),
-                                                     nanoseconds(idle_sum / threads),
-                                                     threads,
-                                                     sent.messages_sent + 1,
-                                                     sent.bytes_sent + 6 * sizeof(std::uint64_t)};
-        world.send(0, tag_final, final_words);
-        said_final = true;
-      }
-      if (ended && said_final) return;
-      std::unique_lock lock(mutex);
-      news.wait_for(lock, poll_period);
-    }
-  } catch (...) {
-    {
-      const std::lock_guard lock(mutex);
-      halt = true;
-    }
-    work.notify_all();
-    throw;
-  }
-}
 
 }  // namespace nq::dist

@@ -5,12 +5,16 @@
 // stop stay count_solutions' own, on rank 0 alone. The other ranks serve: they count the frames
 // they are sent until rank 0 ends the count.
 //
+// Every rank counts with its CPU threads, a frame at a time, and its GPUs, a batch of frames a
+// launch (up to dist::protocol::gpu_batch), which they report frame by frame as it runs.
+//
 // Messages (64-bit words):
-//   hello  r -> 0  [threads]                          a rank is ready
+//   hello  r -> 0  [threads, gpus]                    a rank is ready
 //   assign 0 -> r  [frame index]...                   frames to count
 //   report r -> 0  [frame index, solutions, unique eighths]...   frames finished
 //   end    0 -> r  []                                 drop what is in hand, say goodbye
 //   final  r -> 0  [frames, busy ns, idle-at-end ns, threads, messages sent, bytes sent]
+//                  (busy and idle: the mean over the rank's threads and GPUs)
 // A rank stopped by a signal reports what it finished, says final and waits for end; a final
 // that comes before end stops the whole count.
 
@@ -26,14 +30,24 @@
 
 namespace nq::dist {
 
+/// @brief What a rank counts with.
+struct rank_engines {
+  unsigned threads = 1;  ///< CPU threads, each counting a frame at a time (0: its GPUs alone)
+  /// One per GPU, each called from a thread of its own with a batch of frame indices (the
+  /// canonical frames' order), reporting them by their position in the batch.
+  std::vector<slice_counter_fn> gpus;
+  std::string simd = "auto";  ///< the CPU threads' frame kernels
+};
+
 /// @brief What one rank did in a count.
 struct rank_report {
   int rank = 0;
   unsigned threads = 0;
+  unsigned gpus = 0;
   std::uint64_t subproblems = 0;   ///< frames it finished in this run
   std::uint64_t solutions = 0;     ///< what they contributed
-  double busy_seconds = 0.0;       ///< counting, per thread
-  double idle_at_end_seconds = 0;  ///< from each thread's last frame to the end, per thread
+  double busy_seconds = 0.0;       ///< counting, per thread or GPU
+  double idle_at_end_seconds = 0;  ///< from each one's last frame to the end, per thread or GPU
   std::uint64_t messages_sent = 0;
   std::uint64_t bytes_sent = 0;
   bool answered = true;  ///< false: it did not answer the end in time (lost?)
@@ -44,8 +58,7 @@ class count_leader {
  public:
   /// `raise_stop`: the count's stop (count_settings::stop), raised when another rank was
   /// stopped, so that every rank stops.
-  count_leader(channel& world, int n, unsigned threads, const std::string& simd,
-               std::atomic<bool>* raise_stop);
+  count_leader(channel& world, int n, rank_engines engines, std::atomic<bool>* raise_stop);
   ~count_leader();  // ends the other ranks if finish() was not called (an error)
   count_leader(const count_leader&) = delete;
   count_leader& operator=(const count_leader&) = delete;
@@ -60,9 +73,8 @@ class count_leader {
   std::unique_ptr<state> state_;
 };
 
-/// @brief Another rank's side: counts the frames rank 0 sends, on `threads` threads, until rank
-/// 0 ends the count. `stop` (a signal) stops this rank early; rank 0 then stops the count.
-void serve_count(channel& world, int n, unsigned threads, const std::string& simd,
-                 const std::atomic<bool>* stop);
+/// @brief Another rank's side: counts the frames rank 0 sends with `engines` until rank 0 ends
+/// the count. `stop` (a signal) stops this rank early; rank 0 then stops the count.
+void serve_count(channel& world, int n, const rank_engines& engines, const std::atomic<bool>* stop);
 
 }  // namespace nq::dist

@@ -1,0 +1,53 @@
+#pragma once
+// What rank 0 and the other ranks of a shared count agree on (count_cluster.hpp has the
+// messages): the tags, the pieces messages are sent in, and how many frames a rank holds.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <span>
+
+#include "dist/channel.hpp"
+
+namespace nq::dist::protocol {
+
+enum count_tag : int { tag_hello = 1, tag_assign, tag_report, tag_end, tag_final };
+
+using clock = std::chrono::steady_clock;
+
+inline double seconds_between(clock::time_point from, clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+inline std::uint64_t nanoseconds(double seconds) {
+  return static_cast<std::uint64_t>(seconds * 1e9);
+}
+
+/// Frames one GPU takes in a launch, at most: a few hundred frames give it thousands of pieces
+/// (frame_pieces.hpp), while a quarter of a rank's share of the count keeps the last frames
+/// spread over every rank. Both sides compute it from the same figures.
+inline std::uint64_t gpu_batch(std::uint64_t frames, int ranks) {
+  return std::clamp<std::uint64_t>(frames / (4 * static_cast<std::uint64_t>(std::max(ranks, 1))),
+                                   16, 1024);
+}
+
+/// Frames a rank may hold: per CPU thread one in hand and one waiting, and one more, so that a
+/// thread that finishes finds its next frame there while the report travels to rank 0; per GPU
+/// a batch, which is refilled frame by frame as the launch reports them, so that the next
+/// launch finds its batch waiting.
+inline std::uint64_t frames_in_flight(unsigned threads, unsigned gpus, std::uint64_t batch) {
+  return (threads ? 2 * std::uint64_t{threads} + 1 : 0) + gpus * batch;
+}
+
+/// Words a message of the count may hold: 2 KiB, under every MPI transport's eager limit (4 KiB
+/// for Open MPI's shared memory), so that a send never waits for its receiver. Rank 0 sending
+/// an assign while a rank sends it a report would otherwise wait on each other, with hundreds of
+/// threads a rank.
+constexpr std::size_t piece_words = 255;  // a multiple of 3: a report is (frame, solutions, unique)
+
+inline void send_in_pieces(channel& world, int to, int tag, std::span<const std::uint64_t> words) {
+  for (std::size_t at = 0; at < words.size(); at += piece_words)
+    world.send(to, tag, words.subspan(at, std::min(piece_words, words.size() - at)));
+}
+
+}  // namespace nq::dist::protocol
