@@ -99,10 +99,16 @@ class played_gpus {
         const auto tally = detail::count_frame(n_, frames_[batch[p]], counter, stop);
         if (!tally) break;
         done.push_back({p, *tally});
-        if (done.size() == 3) finished(done), done.clear();
+        if (done.size() == 3) report(done, finished);
       }
-      if (!done.empty()) finished(done);
+      if (!done.empty()) report(done, finished);
     };
+  }
+  /// Raises `*flag` once the GPUs have reported `frames` frames between them (a stop that
+  /// comes midway whatever the machine's load).
+  void stop_after(std::atomic<bool>* flag, std::uint64_t frames) {
+    raise_ = flag;
+    raise_after_ = frames;
   }
   std::vector<std::vector<std::uint32_t>> batches() const {
     const std::lock_guard lock(mutex_);
@@ -115,8 +121,18 @@ class played_gpus {
   }
 
  private:
+  void report(std::vector<finished_subproblem>& done,
+              const std::function<void(std::span<const finished_subproblem>)>& finished) {
+    finished(done);
+    if (raise_ && (reported_ += done.size()) >= raise_after_) raise_->store(true);
+    done.clear();
+  }
+
   int n_;
   std::chrono::microseconds per_frame_;
+  std::atomic<bool>* raise_ = nullptr;
+  std::uint64_t raise_after_ = 0;
+  std::atomic<std::uint64_t> reported_{0};
   std::vector<detail::canonical_frame> frames_;
   mutable std::mutex mutex_;
   std::vector<std::vector<std::uint32_t>> batches_;
@@ -161,8 +177,11 @@ TEST(SharedCount, EveryRankCountsAtN14) {
   EXPECT_GT(c.reports[0].bytes_sent, 0u);
 }
 
-// A stop midway: the checkpoint keeps what finished on every rank; a plain count resumes it.
-TEST(SharedCount, AStoppedCountResumesWithoutRanks) {
+/// Runs `count(checkpoint, stop)` (n = 17), raising the stop once its checkpoint lists 20
+/// finished frames, then resumes the checkpoint with a plain count: the published totals, from
+/// exactly the frames the stopped count finished. The stopped count's result.
+shared_count stop_then_resume(
+    const std::function<shared_count(const std::string&, std::atomic<bool>*)>& count) {
   test::scratch_dir dir;
   const std::string path = (dir / "ck.json").string();
   std::atomic<bool> stop{false};
@@ -173,10 +192,9 @@ TEST(SharedCount, AStoppedCountResumesWithoutRanks) {
       if (!doc.is_discarded() && doc.contains("done") && doc["done"].size() >= 20) stop = true;
     }
   });
-  // n = 17: about a second on 3 threads, long enough to be stopped midway (n = 16 was not).
-  const shared_count stopped = count_on_ranks(17, 3, 1, path, &stop);
+  const shared_count stopped = count(path, &stop);
   stopper.join();
-  ASSERT_FALSE(stopped.result.complete) << "finished before the stop";
+  EXPECT_FALSE(stopped.result.complete) << "finished before the stop";
   count_settings plain;
   plain.threads = 2;
   plain.checkpoint = path;
@@ -184,6 +202,15 @@ TEST(SharedCount, AStoppedCountResumesWithoutRanks) {
   EXPECT_EQ(resumed.resumed, stopped.result.subproblems_done);
   EXPECT_EQ(resumed.solutions, a000170[16]);
   EXPECT_EQ(resumed.unique, a002562[16]);
+  return stopped;
+}
+
+// A stop midway: the checkpoint keeps what finished on every rank; a plain count resumes it.
+// n = 17: about a second on 3 threads, long enough to be stopped midway (n = 16 was not).
+TEST(SharedCount, AStoppedCountResumesWithoutRanks) {
+  stop_then_resume([](const std::string& path, std::atomic<bool>* stop) {
+    return count_on_ranks(17, 3, 1, path, stop);
+  });
 }
 
 // A plain count's checkpoint, resumed by ranks.
@@ -284,34 +311,19 @@ TEST(SharedCount, GpusTakeBatchesBesideTheThreads) {
 
 // A stop while GPUs count: the checkpoint keeps what they finished; a plain count resumes it.
 TEST(SharedCount, AStopWhileGpusCountResumesExactly) {
-  test::scratch_dir dir;
-  const std::string path = (dir / "ck.json").string();
-  std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    for (int i = 0; i < 20000 && !stop; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      const auto doc = nlohmann::json::parse(test::slurp(path), nullptr, false);
-      if (!doc.is_discarded() && doc.contains("done") && doc["done"].size() >= 20) stop = true;
-    }
-  });
   played_gpus gpus(17);
-  const shared_count stopped = count_with_engines(
-      17, 2,
-      [&](int) {
-        return dist::rank_engines{0, {gpus.gpu()}, "auto"};
-      },
-      path, &stop);
-  stopper.join();
-  ASSERT_FALSE(stopped.result.complete) << "finished before the stop";
+  const shared_count stopped =
+      stop_then_resume([&](const std::string& path, std::atomic<bool>* stop) {
+        gpus.stop_after(stop, 40);
+        return count_with_engines(
+            17, 2,
+            [&](int) {
+              return dist::rank_engines{0, {gpus.gpu()}, "auto"};
+            },
+            path, stop);
+      });
   EXPECT_LT(stopped.result.subproblems_done, gpus.frames_given())
       << "the frames in the GPUs' hands when stopped stay unfinished";
-  count_settings plain;
-  plain.threads = 2;
-  plain.checkpoint = path;
-  const count_result resumed = count_solutions(17, plain);
-  EXPECT_EQ(resumed.resumed, stopped.result.subproblems_done);
-  EXPECT_EQ(resumed.solutions, a000170[16]);
-  EXPECT_EQ(resumed.unique, a002562[16]);
 }
 
 TEST(BatchShare, SharesCoverTheRunsInOrder) {
