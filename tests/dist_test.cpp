@@ -33,10 +33,12 @@ struct shared_count {
   std::vector<dist::rank_report> reports;
 };
 
+/// With `stop_after`, the stop is raised once that many frames have finished, on any rank:
+/// a stop midway whatever the machine's load.
 shared_count count_with_engines(int n, int ranks,
                                 const std::function<dist::rank_engines(int)>& engines,
                                 const std::string& checkpoint = "",
-                                std::atomic<bool>* stop = nullptr) {
+                                std::atomic<bool>* stop = nullptr, std::uint64_t stop_after = 0) {
   auto world = dist::memory_world(ranks);
   std::vector<std::thread> others;
   for (int r = 1; r < ranks; ++r)
@@ -53,7 +55,15 @@ shared_count count_with_engines(int n, int ranks,
     settings.checkpoint = checkpoint;
     settings.checkpoint_interval = 0.01;
     settings.stop = raised;
-    settings.slice_counters = {leader.counter()};
+    const slice_counter_fn shared = leader.counter();
+    settings.slice_counters = {[&](const std::vector<std::uint32_t>& indices,
+                                   const std::atomic<bool>* halt, const auto& finished) {
+      std::uint64_t seen = 0;
+      shared(indices, halt, [&](std::span<const finished_subproblem> done) {
+        finished(done);
+        if (stop_after && (seen += done.size()) >= stop_after) raised->store(true);
+      });
+    }};
     settings.slice_frames = true;
     settings.slice_size = UINT32_MAX;
     out.result = count_solutions(n, settings);
@@ -65,13 +75,13 @@ shared_count count_with_engines(int n, int ranks,
 
 /// A count on `ranks` ranks of `threads` CPU threads each.
 shared_count count_on_ranks(int n, int ranks, unsigned threads, const std::string& checkpoint = "",
-                            std::atomic<bool>* stop = nullptr) {
+                            std::atomic<bool>* stop = nullptr, std::uint64_t stop_after = 0) {
   return count_with_engines(
       n, ranks,
       [&](int) {
         return dist::rank_engines{threads, {}, "auto"};
       },
-      checkpoint, stop);
+      checkpoint, stop, stop_after);
 }
 
 /// GPUs played by the CPU, as the frame counter's launch behaves to its caller: a batch of
@@ -99,16 +109,10 @@ class played_gpus {
         const auto tally = detail::count_frame(n_, frames_[batch[p]], counter, stop);
         if (!tally) break;
         done.push_back({p, *tally});
-        if (done.size() == 3) report(done, finished);
+        if (done.size() == 3) finished(done), done.clear();
       }
-      if (!done.empty()) report(done, finished);
+      if (!done.empty()) finished(done);
     };
-  }
-  /// Raises `*flag` once the GPUs have reported `frames` frames between them (a stop that
-  /// comes midway whatever the machine's load).
-  void stop_after(std::atomic<bool>* flag, std::uint64_t frames) {
-    raise_ = flag;
-    raise_after_ = frames;
   }
   std::vector<std::vector<std::uint32_t>> batches() const {
     const std::lock_guard lock(mutex_);
@@ -121,18 +125,8 @@ class played_gpus {
   }
 
  private:
-  void report(std::vector<finished_subproblem>& done,
-              const std::function<void(std::span<const finished_subproblem>)>& finished) {
-    finished(done);
-    if (raise_ && (reported_ += done.size()) >= raise_after_) raise_->store(true);
-    done.clear();
-  }
-
   int n_;
   std::chrono::microseconds per_frame_;
-  std::atomic<bool>* raise_ = nullptr;
-  std::uint64_t raise_after_ = 0;
-  std::atomic<std::uint64_t> reported_{0};
   std::vector<detail::canonical_frame> frames_;
   mutable std::mutex mutex_;
   std::vector<std::vector<std::uint32_t>> batches_;
@@ -166,34 +160,32 @@ TEST(SharedCount, TooSmallForFramesStillEndsEveryRank) {
 }
 
 TEST(SharedCount, EveryRankCountsAtN14) {
-  const shared_count c = count_on_ranks(14, 3, 2);
+  // Rank 0 on a slow played GPU, so that it cannot count everything before the others say
+  // hello; ranks 1 and 2 on two threads each.
+  played_gpus slow(14, std::chrono::microseconds(200));
+  const shared_count c = count_with_engines(14, 3, [&](int r) {
+    return r == 0 ? dist::rank_engines{0, {slow.gpu()}, "auto"} : dist::rank_engines{2, {}, "auto"};
+  });
   EXPECT_EQ(c.result.solutions, a000170[13]);
   EXPECT_EQ(c.result.unique, a002562[13]);
   for (const auto& r : c.reports) {
-    EXPECT_EQ(r.threads, 2u);
+    EXPECT_EQ(r.threads, r.rank == 0 ? 0u : 2u);
     EXPECT_GT(r.subproblems, 0u) << "rank " << r.rank << " counted nothing";
   }
   EXPECT_GT(c.reports[1].messages_sent, 0u);
   EXPECT_GT(c.reports[0].bytes_sent, 0u);
 }
 
-/// Runs `count(checkpoint, stop)` (n = 17), raising the stop once its checkpoint lists 20
-/// finished frames, then resumes the checkpoint with a plain count: the published totals, from
-/// exactly the frames the stopped count finished. The stopped count's result.
+/// Runs `count(checkpoint, stop, 20)` (n = 17), which stops once 20 frames have finished, then
+/// resumes the checkpoint with a plain count: the published totals, from exactly the frames the
+/// stopped count finished. The stopped count's result.
 shared_count stop_then_resume(
-    const std::function<shared_count(const std::string&, std::atomic<bool>*)>& count) {
+    const std::function<shared_count(const std::string&, std::atomic<bool>*, std::uint64_t)>&
+        count) {
   test::scratch_dir dir;
   const std::string path = (dir / "ck.json").string();
   std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    for (int i = 0; i < 20000 && !stop; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      const auto doc = nlohmann::json::parse(test::slurp(path), nullptr, false);
-      if (!doc.is_discarded() && doc.contains("done") && doc["done"].size() >= 20) stop = true;
-    }
-  });
-  const shared_count stopped = count(path, &stop);
-  stopper.join();
+  const shared_count stopped = count(path, &stop, 20);
   EXPECT_FALSE(stopped.result.complete) << "finished before the stop";
   count_settings plain;
   plain.threads = 2;
@@ -208,8 +200,8 @@ shared_count stop_then_resume(
 // A stop midway: the checkpoint keeps what finished on every rank; a plain count resumes it.
 // n = 17: about a second on 3 threads, long enough to be stopped midway (n = 16 was not).
 TEST(SharedCount, AStoppedCountResumesWithoutRanks) {
-  stop_then_resume([](const std::string& path, std::atomic<bool>* stop) {
-    return count_on_ranks(17, 3, 1, path, stop);
+  stop_then_resume([](const std::string& path, std::atomic<bool>* stop, std::uint64_t after) {
+    return count_on_ranks(17, 3, 1, path, stop, after);
   });
 }
 
@@ -313,17 +305,77 @@ TEST(SharedCount, GpusTakeBatchesBesideTheThreads) {
 TEST(SharedCount, AStopWhileGpusCountResumesExactly) {
   played_gpus gpus(17);
   const shared_count stopped =
-      stop_then_resume([&](const std::string& path, std::atomic<bool>* stop) {
-        gpus.stop_after(stop, 40);
+      stop_then_resume([&](const std::string& path, std::atomic<bool>* stop, std::uint64_t after) {
         return count_with_engines(
             17, 2,
             [&](int) {
               return dist::rank_engines{0, {gpus.gpu()}, "auto"};
             },
-            path, stop);
+            path, stop, after);
       });
+  // Stopped after 20 frames, with batches of hundreds in the GPUs' hands.
   EXPECT_LT(stopped.result.subproblems_done, gpus.frames_given())
       << "the frames in the GPUs' hands when stopped stay unfinished";
+}
+
+// Every rank's GPUs get frames: rank 0 keeps a batch per GPU in flight on each rank. Slow GPUs,
+// so that rank 0's own cannot count everything before the others say hello.
+TEST(SharedCount, EveryRanksGpusCount) {
+  played_gpus gpus(14, std::chrono::microseconds(200));
+  const shared_count c = count_with_engines(14, 3, [&](int) {
+    return dist::rank_engines{0, {gpus.gpu(), gpus.gpu()}, "auto"};
+  });
+  EXPECT_EQ(c.result.solutions, a000170[13]);
+  for (const auto& r : c.reports) {
+    EXPECT_EQ(r.gpus, 2u);
+    EXPECT_GT(r.subproblems, 0u) << "rank " << r.rank << "'s GPUs counted nothing";
+  }
+}
+
+// A resumed count's frames left are spread over every rank's GPU too: the batches are sized
+// from what is left, not from the whole count.
+TEST(SharedCount, AResumedCountSpreadsWhatIsLeft) {
+  test::scratch_dir dir;
+  const std::string path = (dir / "ck.json").string();
+  const std::uint64_t frames = detail::canonical_frames(16).size(), left = 300;
+  count_settings part;
+  part.checkpoint = path;
+  part.max_subproblems = frames - left;
+  ASSERT_FALSE(count_solutions(16, part).complete);
+  played_gpus gpus(16, std::chrono::microseconds(500));
+  const shared_count c = count_with_engines(
+      16, 2,
+      [&](int) {
+        return dist::rank_engines{0, {gpus.gpu()}, "auto"};
+      },
+      path);
+  EXPECT_EQ(c.result.solutions, a000170[15]);
+  EXPECT_EQ(c.result.resumed, frames - left);
+  for (const auto& r : c.reports) EXPECT_GT(r.subproblems, 0u) << "rank " << r.rank;
+  for (const auto& b : gpus.batches())
+    EXPECT_LE(b.size(), dist::protocol::gpu_batch(left, 2)) << "a batch sized from the whole count";
+}
+
+// A machine's GPUs split among its ranks.
+TEST(LocalShare, RanksOnOneMachineSplitItsGpus) {
+  const std::vector<int> four{0, 1, 2, 3};
+  EXPECT_EQ(dist::local_share_of_gpus(four, 0, 1), four);
+  EXPECT_EQ(dist::local_share_of_gpus(four, 0, 2), (std::vector<int>{0, 2}));
+  EXPECT_EQ(dist::local_share_of_gpus(four, 1, 2), (std::vector<int>{1, 3}));
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(dist::local_share_of_gpus(four, r, 4), std::vector<int>{r});
+  EXPECT_EQ(dist::local_share_of_gpus({0, 1, 2}, 1, 2), std::vector<int>{1});
+  EXPECT_EQ(dist::local_share_of_gpus({0, 1, 2}, 0, 2), (std::vector<int>{0, 2}));
+  EXPECT_EQ(dist::local_share_of_gpus({5, 7}, 2, 3), std::vector<int>{5});  // fewer GPUs: shared
+  EXPECT_EQ(dist::local_share_of_gpus({5}, 1, 4), std::vector<int>{5});
+  EXPECT_TRUE(dist::local_share_of_gpus({}, 1, 2).empty());
+  for (int size = 1; size <= 5; ++size) {  // every GPU taken by some rank
+    std::vector<int> taken;
+    for (int r = 0; r < size; ++r)
+      for (const int g : dist::local_share_of_gpus(four, r, size)) taken.push_back(g);
+    std::sort(taken.begin(), taken.end());
+    taken.erase(std::unique(taken.begin(), taken.end()), taken.end());
+    EXPECT_EQ(taken, four) << size << " ranks";
+  }
 }
 
 TEST(BatchShare, SharesCoverTheRunsInOrder) {

@@ -374,9 +374,12 @@ count_result count_with_ranks(const count_request& request, dist::count_leader& 
   where.ranks = leader.finish();
   where.name = cpu_model_name();
   result.simd = detail::choose_frame_kernels(request.simd).name;
-  const bool any_gpu = std::any_of(where.ranks.begin(), where.ranks.end(),
-                                   [](const dist::rank_report& r) { return r.gpus > 0; });
-  if (any_gpu) where.device = request.device == "all" ? "all" : "gpu";
+  // What counted, over every rank: with --device auto, ranks with GPUs and ranks without.
+  const auto any = [&](auto has) {
+    return std::any_of(where.ranks.begin(), where.ranks.end(), has);
+  };
+  if (any([](const dist::rank_report& r) { return r.gpus > 0; }))
+    where.device = any([](const dist::rank_report& r) { return r.threads > 0; }) ? "all" : "gpu";
   return result;
 }
 
@@ -386,9 +389,15 @@ int run_count(int argc, char** argv) {
   const count_request request = parse_request(argc, argv);
   dist::channel* world = dist::process_world();
   // Under mpirun every rank takes its own GPUs before the start gate: one that has none for
-  // --device gpu stops every rank there, with one message.
+  // --device gpu stops every rank there, with one message. Without --devices, the ranks on one
+  // machine split its GPUs.
   std::optional<gpu_engines> rank_gpus;
-  if (world) rank_gpus.emplace(request.n, choose_gpus(request));
+  if (world) {
+    std::vector<int> gpus = choose_gpus(request);
+    if (request.devices.empty())
+      gpus = dist::local_share_of_gpus(gpus, world->local_rank(), world->local_size());
+    rank_gpus.emplace(request.n, gpus);
+  }
   if (world && world->rank() != 0) {
     dist::start_together(*world);
     stop_on_signal(&interrupted);

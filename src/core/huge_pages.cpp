@@ -7,6 +7,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace nq::detail {
@@ -29,7 +30,7 @@ bool populate_pages(void* data, std::size_t bytes, unsigned threads) {
 #ifndef MADV_POPULATE_WRITE
   constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older kernels answer EINVAL
 #endif
-  constexpr std::uintptr_t page = 4096;
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));  // 4, 16, 64 KiB
   const auto start = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t first = (start + page - 1) & ~(page - 1);
   const std::uintptr_t last = (start + bytes) & ~(page - 1);

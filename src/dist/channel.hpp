@@ -41,6 +41,11 @@ class channel {
   virtual int rank() const = 0;
   /// @brief How many ranks there are.
   virtual int size() const = 0;
+  /// @brief This process's place among the ranks on its own machine, 0 to local_size() - 1
+  /// (for sharing the machine's GPUs).
+  virtual int local_rank() const = 0;
+  /// @brief How many ranks run on this machine.
+  virtual int local_size() const = 0;
 
   /// @brief Sends `words` to rank `to`; returns once they are on their way. Throws
   /// resource_error when the peer cannot be reached.

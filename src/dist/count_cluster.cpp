@@ -50,7 +50,7 @@ class count_leader::state {
   void count_slice(const std::vector<std::uint32_t>& indices, const std::atomic<bool>* stop,
                    const std::function<void(std::span<const finished_subproblem>)>& finished) {
     const auto frames = detail::oriented_frames(n_);
-    batch_ = protocol::gpu_batch(frames->size(), world_.size());
+    batch_ = protocol::gpu_batch(indices.size(), world_.size());  // resumed: what is left
     // However this returns, the slice's pointers (to the caller's objects) go with it: the
     // destructor's end_quietly still reads the reports.
     struct forget_slice {

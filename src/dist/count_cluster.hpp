@@ -53,6 +53,12 @@ struct rank_report {
   bool answered = true;  ///< false: it did not answer the end in time (lost?)
 };
 
+/// @brief The GPUs of `gpus` (a machine's, in order) that the rank `local_rank` of the
+/// `local_size` ranks on that machine counts on: every local_size-th one from its own place, so
+/// that the ranks split the GPUs; with fewer GPUs than ranks, one each, ranks sharing them in
+/// turn.
+std::vector<int> local_share_of_gpus(const std::vector<int>& gpus, int local_rank, int local_size);
+
 /// @brief Rank 0's side of a shared count.
 class count_leader {
  public:

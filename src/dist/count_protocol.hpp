@@ -23,9 +23,11 @@ inline std::uint64_t nanoseconds(double seconds) {
   return static_cast<std::uint64_t>(seconds * 1e9);
 }
 
-/// Frames one GPU takes in a launch, at most: a few hundred frames give it thousands of pieces
-/// (frame_pieces.hpp), while a quarter of a rank's share of the count keeps the last frames
-/// spread over every rank. Both sides compute it from the same figures.
+/// Frames one GPU takes in a launch, at most, of a count of `frames` frames (those left, when
+/// resumed): a few hundred frames give it thousands of pieces (frame_pieces.hpp), while a
+/// quarter of a rank's share of the count keeps the last frames spread over every rank. Rank 0
+/// keeps a batch per GPU in flight (frames_in_flight), and a rank's GPUs share what it holds
+/// (take_for_gpu).
 inline std::uint64_t gpu_batch(std::uint64_t frames, int ranks) {
   return std::clamp<std::uint64_t>(frames / (4 * static_cast<std::uint64_t>(std::max(ranks, 1))),
                                    16, 1024);
@@ -37,6 +39,13 @@ inline std::uint64_t gpu_batch(std::uint64_t frames, int ranks) {
 /// launch finds its batch waiting.
 inline std::uint64_t frames_in_flight(unsigned threads, unsigned gpus, std::uint64_t batch) {
   return (threads ? 2 * std::uint64_t{threads} + 1 : 0) + gpus * batch;
+}
+
+/// Frames one of a rank's `gpus` GPUs takes from the `queued` it holds: an even share, so that
+/// its other GPUs find theirs, and never more than `most`.
+inline std::size_t take_for_gpu(std::size_t queued, unsigned gpus, std::uint64_t most) {
+  const std::size_t share = (queued + std::max(gpus, 1u) - 1) / std::max(gpus, 1u);
+  return static_cast<std::size_t>(std::min<std::uint64_t>(share, most));
 }
 
 /// Words a message of the count may hold: 2 KiB, under every MPI transport's eager limit (4 KiB

@@ -1,7 +1,8 @@
 // The other ranks' side of a shared count (count_cluster.hpp): frames from rank 0 wait in a
-// queue, biggest first; the GPUs take batches from its big end, the CPU threads single frames
-// (from the small end when there are GPUs, which then get the big frames, as in a count on one
-// machine with --device all), and what they finish goes back to rank 0 in reports.
+// queue, biggest first; the GPUs take batches (an even share each) from its big end, the CPU
+// threads single frames (from its small end when there are GPUs, which then get the bigger
+// frames this rank holds, as in a count on one machine with --device all), and what they
+// finish goes back to rank 0 in reports.
 
 #include <condition_variable>
 #include <deque>
@@ -34,13 +35,15 @@ struct rank_work {
   std::vector<clock::time_point> last;  // by engine: when it last finished a frame
   std::uint64_t frames_done = 0;
 
-  /// Waits for frames (or the halt) and takes up to `most` of them, from the big end or the
-  /// small; none once halted.
-  std::vector<std::uint32_t> take(std::size_t most, bool big_end) {
+  /// Waits for frames (or the halt) and takes `how_many(queued)` of them (at least one), from
+  /// the big end or the small; none once halted.
+  template <class HowMany>
+  std::vector<std::uint32_t> take(HowMany how_many, bool big_end) {
     std::unique_lock lock(mutex);
     work.wait(lock, [&] { return halt.load() || !queue.empty(); });
     std::vector<std::uint32_t> taken;
     if (halt) return taken;
+    const std::size_t most = std::max<std::size_t>(1, how_many(queue.size()));
     while (taken.size() < most && !queue.empty()) {
       taken.push_back(big_end ? queue.front() : queue.back());
       big_end ? queue.pop_front() : queue.pop_back();
@@ -64,7 +67,7 @@ void cpu_engine(rank_work& w, unsigned e, int n, detail::frame_counter& counter,
                 const std::vector<detail::canonical_frame>& frames, bool small_end) {
   try {
     for (;;) {
-      const std::vector<std::uint32_t> one = w.take(1, !small_end);
+      const std::vector<std::uint32_t> one = w.take([](std::size_t) { return 1; }, !small_end);
       if (one.empty()) return;
       const auto began = clock::now();
       const std::optional<count_tally> tally =
@@ -84,10 +87,12 @@ void cpu_engine(rank_work& w, unsigned e, int n, detail::frame_counter& counter,
   }
 }
 
-void gpu_engine(rank_work& w, unsigned e, const slice_counter_fn& gpu, std::uint64_t batch_size) {
+void gpu_engine(rank_work& w, unsigned e, const slice_counter_fn& gpu, unsigned gpus,
+                std::uint64_t most) {
   try {
     for (;;) {
-      const std::vector<std::uint32_t> batch = w.take(batch_size, true);
+      const std::vector<std::uint32_t> batch = w.take(
+          [&](std::size_t queued) { return protocol::take_for_gpu(queued, gpus, most); }, true);
       if (batch.empty()) return;
       auto began = clock::now();
       std::size_t reported = 0;
@@ -118,6 +123,18 @@ void gpu_engine(rank_work& w, unsigned e, const slice_counter_fn& gpu, std::uint
 
 }  // namespace
 
+std::vector<int> local_share_of_gpus(const std::vector<int>& gpus, int local_rank, int local_size) {
+  NQ_EXPECTS(local_size >= 1 && local_rank >= 0 && local_rank < local_size,
+             "a local rank among the machine's ranks");
+  if (gpus.empty() || local_size == 1) return gpus;
+  const auto ranks = static_cast<std::size_t>(local_size),
+             mine = static_cast<std::size_t>(local_rank);
+  if (gpus.size() < ranks) return {gpus[mine % gpus.size()]};
+  std::vector<int> share;
+  for (std::size_t g = mine; g < gpus.size(); g += ranks) share.push_back(gpus[g]);
+  return share;
+}
+
 void serve_count(channel& world, int n, const rank_engines& engines,
                  const std::atomic<bool>* stop) {
   const unsigned threads = engines.gpus.empty() ? std::max(1u, engines.threads) : engines.threads;
@@ -126,7 +143,9 @@ void serve_count(channel& world, int n, const rank_engines& engines,
   // Oriented as each is taken (count_frame): no start-up cost on this rank.
   const std::vector<detail::canonical_frame> frames =
       n >= 4 ? detail::canonical_frames(n) : std::vector<detail::canonical_frame>{};
-  const std::uint64_t batch = protocol::gpu_batch(frames.size(), world.size());
+  // Rank 0 sizes the batches from the frames left (a resume has fewer) and keeps no more in
+  // flight here; this bound, from all of them, is never the smaller.
+  const std::uint64_t most = protocol::gpu_batch(frames.size(), world.size());
   const auto start = clock::now();
   world.send(0, protocol::tag_hello, std::vector<std::uint64_t>{threads, gpus});
 
@@ -138,7 +157,7 @@ void serve_count(channel& world, int n, const rank_engines& engines,
     if (e < threads)
       cpu_engine(w, e, n, counters[e], frames, gpus > 0);
     else
-      gpu_engine(w, e, engines.gpus[e - threads], batch);
+      gpu_engine(w, e, engines.gpus[e - threads], gpus, most);
   });
 
   bool ended = false, stopped = false, said_final = false;

@@ -22,6 +22,8 @@ class memory_channel final : public channel {
       : shared_(std::move(shared)), rank_(rank) {}
   int rank() const override { return rank_; }
   int size() const override { return static_cast<int>(shared_->box.size()); }
+  int local_rank() const override { return rank_; }  // every rank in this process
+  int local_size() const override { return size(); }
   [[noreturn]] void abort_all(int) override { std::abort(); }
 
  protected:

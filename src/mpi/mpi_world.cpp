@@ -27,9 +27,20 @@ class mpi_channel final : public dist::channel {
   mpi_channel() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    // The ranks that share this machine's memory, and so its GPUs.
+    MPI_Comm node = MPI_COMM_NULL;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
+            MPI_SUCCESS &&
+        node != MPI_COMM_NULL) {
+      MPI_Comm_rank(node, &local_rank_);
+      MPI_Comm_size(node, &local_size_);
+      MPI_Comm_free(&node);
+    }
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int local_rank() const override { return local_rank_; }
+  int local_size() const override { return local_size_; }
   [[noreturn]] void abort_all(int code) override {
     MPI_Abort(MPI_COMM_WORLD, code);
     std::_Exit(code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
@@ -65,6 +76,8 @@ class mpi_channel final : public dist::channel {
  private:
   int rank_ = 0;
   int size_ = 1;
+  int local_rank_ = 0;  // without the split: as if alone on the machine
+  int local_size_ = 1;
 };
 
 }  // namespace
