@@ -169,10 +169,10 @@ pid_t rank_pid(pid_t launcher, int rank) {
   return found;
 }
 
-// SIGTERM to mpiexec and its ranks (as Ctrl-C sends SIGINT to the terminal's whole foreground
-// group): every rank stops, rank 0 saves what finished and says how to resume; a count without
-// MPI resumes the checkpoint. n = 18, or n = 17 where the sanitizers slow it down (n = 18 would
-// take a minute to resume there).
+// SIGTERM to mpiexec, and to its ranks at once (what Open MPI does a second later): every rank
+// stops, rank 0 saves what finished and says how to resume; a count without MPI resumes the
+// checkpoint. n = 18, or n = 17 where the sanitizers slow it down (n = 18 would take a minute
+// to resume there).
 TEST(MpiCount, AStoppedCountResumesWithoutMpi) {
   const int stop_n = test::under_address_sanitizer() ? 17 : 18;
   scratch_dir dir;
