@@ -34,7 +34,7 @@ class count_leader::state {
   state(channel& world, int n, rank_engines engines, std::atomic<bool>* raise_stop)
       : world_(world),
         n_(n),
-        threads_(engines.gpus.empty() ? std::max(1u, engines.threads) : engines.threads),
+        threads_(protocol::counting_threads(engines)),
         gpus_(std::move(engines.gpus)),
         kernels_(detail::choose_frame_kernels(engines.simd)),
         raise_stop_(raise_stop),
@@ -194,28 +194,19 @@ class count_leader::state {
             batch[i] = indices[positions[i]];
           }
         }
-        auto start = clock::now();
-        std::size_t reported = 0;
-        gpu(batch, &local_halt_, [&](std::span<const finished_subproblem> done) {
-          const auto now = clock::now();
-          reported += done.size();
+        protocol::count_batch(gpu, batch, &local_halt_, [&](auto done, double busy, auto now) {
           {
             const std::lock_guard lock(mutex_);
             for (const finished_subproblem& f : done) {
-              NQ_EXPECTS(f.position < batch.size(), "a GPU reports the frames of its batch");
               pending_.push_back({positions[f.position], f.tally});
               ++ranks_[0].report.subproblems;
               ranks_[0].report.solutions += f.tally.solutions;
             }
-            busy_[e] += seconds_between(start, now);
-            last_[e] = now;
+            busy_[e] += busy;
+            if (!done.empty()) last_[e] = now;
           }
-          start = now;
           changed_.notify_one();
         });
-        busy_[e] += seconds_between(start, clock::now());  // only this thread writes busy_[e]
-        NQ_EXPECTS(reported == batch.size() || local_halt_.load(),
-                   "a GPU reports every frame of its batch unless stopped");
       }
     } catch (...) {
       const std::lock_guard lock(mutex_);

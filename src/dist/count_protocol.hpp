@@ -6,8 +6,11 @@
 #include <chrono>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "dist/channel.hpp"
+#include "dist/count_cluster.hpp"
+#include "nqueens/error.hpp"
 
 namespace nq::dist::protocol {
 
@@ -46,6 +49,34 @@ inline std::uint64_t frames_in_flight(unsigned threads, unsigned gpus, std::uint
 inline std::size_t take_for_gpu(std::size_t queued, unsigned gpus, std::uint64_t most) {
   const std::size_t share = (queued + std::max(gpus, 1u) - 1) / std::max(gpus, 1u);
   return static_cast<std::size_t>(std::min<std::uint64_t>(share, most));
+}
+
+/// The CPU threads a rank counts with: as asked, and at least one when it has no GPU.
+inline unsigned counting_threads(const rank_engines& engines) {
+  return engines.gpus.empty() ? std::max(1u, engines.threads) : engines.threads;
+}
+
+/// Counts `batch` in one launch of `gpu`: `heard(done, busy, now)` hears each report (`done`,
+/// by position in the batch) with the seconds since the launch or the report before, and, once
+/// the launch returns, nothing with the seconds since the last report. A launch that returns
+/// without reporting every frame while `*halt` is down is an error.
+template <class Heard>
+void count_batch(const slice_counter_fn& gpu, const std::vector<std::uint32_t>& batch,
+                 const std::atomic<bool>* halt, Heard heard) {
+  auto since = clock::now();
+  std::size_t reported = 0;
+  gpu(batch, halt, [&](std::span<const finished_subproblem> done) {
+    for (const finished_subproblem& f : done)
+      NQ_EXPECTS(f.position < batch.size(), "a GPU reports the frames of its batch");
+    reported += done.size();
+    const auto now = clock::now();
+    heard(done, seconds_between(since, now), now);
+    since = now;
+  });
+  const auto now = clock::now();
+  heard(std::span<const finished_subproblem>{}, seconds_between(since, now), now);
+  NQ_EXPECTS(reported == batch.size() || halt->load(),
+             "a GPU reports every frame of its batch unless stopped");
 }
 
 /// Words a message of the count may hold: 2 KiB, under every MPI transport's eager limit (4 KiB

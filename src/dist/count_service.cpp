@@ -94,27 +94,15 @@ void gpu_engine(rank_work& w, unsigned e, const slice_counter_fn& gpu, unsigned 
       const std::vector<std::uint32_t> batch = w.take(
           [&](std::size_t queued) { return protocol::take_for_gpu(queued, gpus, most); }, true);
       if (batch.empty()) return;
-      auto began = clock::now();
-      std::size_t reported = 0;
-      gpu(batch, &w.halt, [&](std::span<const finished_subproblem> finished) {
-        const auto now = clock::now();
-        reported += finished.size();
+      protocol::count_batch(gpu, batch, &w.halt, [&](auto done, double busy, auto now) {
         {
           const std::lock_guard lock(w.mutex);
-          for (const finished_subproblem& f : finished) {
-            NQ_EXPECTS(f.position < batch.size(), "a GPU reports the frames of its batch");
-            w.record(batch[f.position], f.tally);
-          }
-          w.busy[e] += seconds_between(began, now);
-          w.last[e] = now;
+          for (const finished_subproblem& f : done) w.record(batch[f.position], f.tally);
+          w.busy[e] += busy;
+          if (!done.empty()) w.last[e] = now;
         }
-        began = now;
         w.news.notify_one();
       });
-      if (w.halt) return;
-      NQ_EXPECTS(reported == batch.size(), "a GPU reports every frame of its batch unless stopped");
-      const std::lock_guard lock(w.mutex);
-      w.busy[e] += seconds_between(began, clock::now());
     }
   } catch (...) {
     w.fail();
@@ -137,7 +125,7 @@ std::vector<int> local_share_of_gpus(const std::vector<int>& gpus, int local_ran
 
 void serve_count(channel& world, int n, const rank_engines& engines,
                  const std::atomic<bool>* stop) {
-  const unsigned threads = engines.gpus.empty() ? std::max(1u, engines.threads) : engines.threads;
+  const unsigned threads = protocol::counting_threads(engines);
   const auto gpus = static_cast<unsigned>(engines.gpus.size());
   const detail::frame_kernels& kernels = detail::choose_frame_kernels(engines.simd);
   // Oriented as each is taken (count_frame): no start-up cost on this rank.
