@@ -98,6 +98,19 @@ nlohmann::json count_json(const scratch_dir& dir, std::vector<std::string> args)
   return nlohmann::json::parse(r.out);
 }
 
+// The record says how many threads counted: never more than the subproblems (n = 1 has none,
+// n = 8 has 78), whatever --threads asked for.
+TEST(CliCount, TheRecordNamesTheThreadsThatCounted) {
+  scratch_dir dir;
+  EXPECT_EQ(count_json(dir, {"-n", "1", "-t", "64", "--device", "cpu"})["threads"], 1);
+  const auto eight = count_json(dir, {"-n", "8", "-t", "200", "--device", "cpu"});
+  EXPECT_EQ(eight["solutions"], 92);
+  EXPECT_EQ(eight["threads"], eight["subproblems"]);
+  EXPECT_EQ(eight["subproblems"], 78);
+  const auto text = run_cli(dir, {"count", "-n", "8", "-t", "200", "--device", "cpu"});
+  EXPECT_NE(text.out.find(" 78 threads"), std::string::npos) << text.out;
+}
+
 TEST(CliCount, CountsAndUniqueCountsMatchOeis) {
   scratch_dir dir;
   // --device cpu: threads and vector kernels are the CPU's (auto would take a GPU where there is
@@ -198,12 +211,12 @@ TEST(CliCount, AnEditedCheckpointExitsTwo) {
   EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
 }
 
-// No subproblem of n = 32 ever finishes; SIGTERM must still end the count at once. The
+// No subproblem of n = 28 finishes in a test's time; SIGTERM must still end the count at once. The
 // checkpoint is first written after the signal handler is installed, so the signal is sent
 // once it exists (a fixed sleep could send it before, on a loaded machine: death by SIGTERM).
 TEST(CliCount, SigtermEndsACountThatCannotFinish) {
   scratch_dir dir;
-  test::cli_process count(dir, {"count", "-n", "32", "-t", "2", "--checkpoint", "ck.json"});
+  test::cli_process count(dir, {"count", "-n", "28", "-t", "2", "--checkpoint", "ck.json"});
   for (int i = 0; i < 12000 && !count.finished() && !std::filesystem::exists(dir / "ck.json"); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_TRUE(std::filesystem::exists(dir / "ck.json")) << "no checkpoint within a minute";

@@ -126,7 +126,7 @@ TEST(Count, TotalsDoNotDependOnThreads) {
   }
 }
 
-// n = 32 cannot finish a single frame in a lifetime: a stop must still end the count.
+// n = 28 cannot finish a single frame in a test's time: a stop must still end the count.
 TEST(Count, AStopEndsEvenACountThatCannotFinish) {
   std::atomic<bool> stop{false};
   count_settings settings = with_threads(2);
@@ -135,7 +135,7 @@ TEST(Count, AStopEndsEvenACountThatCannotFinish) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     stop.store(true);
   });
-  const count_result result = count_solutions(32, settings);
+  const count_result result = count_solutions(28, settings);
   stopper.join();
   EXPECT_FALSE(result.complete);
   EXPECT_LT(result.subproblems_done, result.subproblems);
@@ -143,7 +143,9 @@ TEST(Count, AStopEndsEvenACountThatCannotFinish) {
 
 TEST(Count, RefusesBoardsItCannotCount) {
   EXPECT_THROW(count_solutions(0, {}), usage_error);
-  EXPECT_THROW(count_solutions(33, {}), usage_error);
+  EXPECT_THROW(count_solutions(29, {}), usage_error);
+  EXPECT_THROW(check_count_size(std::int64_t{1} << 40), usage_error);
+  EXPECT_NO_THROW(check_count_size(max_exact_count_n));
 }
 
 /// Slice mode (how the GPU counter is driven), with a CPU slice counter: deeper splits, small

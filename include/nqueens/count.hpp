@@ -20,6 +20,13 @@ namespace nq {
 /// and canonical, or-ed with its stabiliser. n^4 entries; n in 4..32.
 std::vector<std::uint16_t> frame_classes(int n);
 
+/// @brief The largest n whose totals are exact: Q(29) passes 2^64 - 1, the range of the
+/// 64-bit tallies (and of checkpoints and MPI messages), so counting stops at 28.
+inline constexpr int max_exact_count_n = 28;
+
+/// @brief Throws usage_error, saying why, unless n is in 1..max_exact_count_n.
+void check_count_size(std::int64_t n);
+
 /// @brief Rows a slice counter's subproblems fix unless it asks for another number.
 inline constexpr int default_split_rows = 3;
 
@@ -51,7 +58,8 @@ using slice_counter_fn =
                        const std::function<void(std::span<const finished_subproblem>)>& finished)>;
 
 struct count_settings {
-  unsigned threads = 1;             ///< worker threads; the counts do not depend on it
+  /// Worker threads; at most one per subproblem left is started. The counts do not depend on it.
+  unsigned threads = 1;
   std::string checkpoint;           ///< "" for none; else resumed from and recorded to this file
   double checkpoint_interval = 10;  ///< seconds between checkpoint writes
   const std::atomic<bool>* stop = nullptr;  ///< when set, stop early (the checkpoint is saved)
@@ -88,12 +96,16 @@ struct count_result {
   /// Subproblems each slice counter finished in this run (resumed ones not included).
   std::vector<std::uint64_t> by_slice_counter;
   std::uint64_t by_cpu = 0;  ///< subproblems the CPU workers finished in this run
+  /// CPU worker threads that counted: `threads`, at most one per subproblem left, 0 when slice
+  /// counters count alone.
+  unsigned threads = 0;
 };
 
-/// @brief Counts the solutions for n in 1..32. Throws usage_error for n out of range, an unknown
-/// `simd`, and a checkpoint that cannot be written, is corrupt or belongs to another count;
-/// resource_error when the CPU cannot run the `simd` asked for or a worker thread cannot start;
-/// whatever a slice counter throws. The checkpoint keeps what finished before a failure.
+/// @brief Counts the solutions for n in 1..max_exact_count_n. Throws usage_error for n out of
+/// range, an unknown `simd`, and a checkpoint that cannot be written, is corrupt or belongs to
+/// another count; resource_error when the CPU cannot run the `simd` asked for or a worker thread
+/// cannot start; whatever a slice counter throws. The checkpoint keeps what finished before a
+/// failure.
 count_result count_solutions(int n, const count_settings& settings);
 
 }  // namespace nq

@@ -52,12 +52,12 @@ struct count_device {
 
 count_request parse_request(int argc, char** argv) {
   cxxopts::Options options("nqueens count",
-                           "Count every solution for n queens (n from 1 to 32), and with --unique "
+                           "Count every solution for n queens (n from 1 to 28), and with --unique "
                            "those distinct under rotations and reflections.");
   const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
   // clang-format off
   options.add_options()
-      ("n,queens", "number of queens, 1 to 32", cxxopts::value<std::string>())
+      ("n,queens", "number of queens, 1 to 28", cxxopts::value<std::string>())
       ("u,unique", "also count the fundamental solutions")
       ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
       ("checkpoint", "record finished work in FILE and resume from it", cxxopts::value<std::string>())
@@ -75,9 +75,7 @@ count_request parse_request(int argc, char** argv) {
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
   count_request request;
   const index_t n = parse_board_size(args["queens"].as<std::string>());
-  if (n > static_cast<index_t>(max_count_n))
-    throw usage_error("counting supports n from 1 to " + std::to_string(max_count_n) + ", got " +
-                      std::to_string(n) + " (the count itself would take longer than anyone has)");
+  check_count_size(static_cast<std::int64_t>(n));
   request.n = static_cast<int>(n);
   request.unique = args.count("unique") > 0;
   const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
@@ -143,13 +141,13 @@ std::string text_line(const count_request& request, const count_result& result,
     std::snprintf(line, sizeof line,
                   " (%.3f s, %.3f s in kernels on %s, and %u CPU thread%s, simd %s, counting %llu "
                   "of the subproblems%s)\n",
-                  result.seconds, where.kernel_seconds, where.name.c_str(), request.threads,
-                  request.threads == 1 ? "" : "s", result.simd.c_str(),
+                  result.seconds, where.kernel_seconds, where.name.c_str(), result.threads,
+                  result.threads == 1 ? "" : "s", result.simd.c_str(),
                   static_cast<unsigned long long>(result.by_cpu),
                   result.resumed ? ", resumed from the checkpoint" : "");
   else
     std::snprintf(line, sizeof line, " (%.3f s, %u thread%s, simd %s%s)\n", result.seconds,
-                  request.threads, request.threads == 1 ? "" : "s", result.simd.c_str(),
+                  result.threads, result.threads == 1 ? "" : "s", result.simd.c_str(),
                   result.resumed ? ", resumed from the checkpoint" : "");
   return text + line;
 }
@@ -161,7 +159,12 @@ nlohmann::ordered_json json_record(const count_request& request, const count_res
   record["solutions"] = result.solutions;
   if (request.unique) record["unique"] = result.unique;
   record["seconds"] = result.seconds;
-  record["threads"] = request.threads;
+  std::uint64_t threads = result.threads;  // under mpirun: every rank's
+  if (!where.ranks.empty()) {
+    threads = 0;
+    for (const auto& r : where.ranks) threads += r.threads;
+  }
+  record["threads"] = threads;
   record["device"] = where.device;
   record["device_name"] = where.name;
   if (where.device != "cpu" && where.ranks.empty()) {  // under mpirun: by_rank's gpus

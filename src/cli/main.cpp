@@ -34,7 +34,7 @@ Commands:
   verify      check a board read from a file or standard input
   algorithms  list the algorithms solve --algo accepts
   solutions   print every solution (or the first K) in lexicographic order
-  count       count all solutions, and the fundamental ones (n up to 32)
+  count       count all solutions, and the fundamental ones (n up to 28)
   batch       many independent runs of a local search, with statistics and sweeps
   shell       an interactive prompt: make a board, show it, run algorithms on it
 

@@ -114,6 +114,10 @@ class count_job {
       detail::write_count_checkpoint(settings_.checkpoint,
                                      checkpoint_);  // fails early if unwritable
     }
+    // No more CPU workers than subproblems left to count: a thousand threads asked for at
+    // n = 8 (78 frames) would only be started and joined.
+    const std::uint64_t left = std::max<std::uint64_t>(1, units_ - resumed_);
+    cpu_threads_ = static_cast<unsigned>(std::min<std::uint64_t>(cpu_threads_, left));
   }
 
   count_result run() {
@@ -285,6 +289,7 @@ class count_job {
     out.seconds = clock_.seconds();
     out.by_slice_counter = by_slice_;
     out.by_cpu = by_cpu_;
+    out.threads = cpu_threads_;
     return out;
   }
 
@@ -309,10 +314,17 @@ class count_job {
 
 }  // namespace
 
+void check_count_size(std::int64_t n) {
+  if (n < 1 || n > max_exact_count_n)
+    throw usage_error("counting supports n from 1 to " + std::to_string(max_exact_count_n) +
+                      ", got " + std::to_string(n) +
+                      (n > max_exact_count_n ? " (from n = 29 the solutions outnumber 2^64, past "
+                                               "what the exact 64-bit totals can hold)"
+                                             : ""));
+}
+
 count_result count_solutions(int n, const count_settings& settings) {
-  if (n < 1 || n > max_count_n)
-    throw usage_error("counting supports n from 1 to " + std::to_string(max_count_n) + ", got " +
-                      std::to_string(n));
+  check_count_size(n);
   count_job job(n, settings);
   count_result result = job.run();
   if (n < 4) {  // too small for frames: 1 solution for n = 1, none for n = 2 and 3
