@@ -136,6 +136,22 @@ TEST(BoardIo, RefusesMalformedInputWithAReason) {
             std::string::npos);
 }
 
+TEST(BoardIo, EndsAPositionsBoardWhereItsNumbersMakeABoard) {
+  // A board ends at the first line break where its k numbers are each 1..k.
+  EXPECT_EQ(read_text("1 5 8\n6 3 7 2 4\n"), (std::vector<row_t>{0, 4, 7, 5, 2, 6, 1, 3}));
+  EXPECT_EQ(read_text("2\n4\n1\n3\n"), (std::vector<row_t>{1, 3, 0, 2}));
+  EXPECT_EQ(read_text("2 2\n"), (std::vector<row_t>{1, 1}));
+  for (const char* merged : {"1\n2 4 1 3\n", "1\n1\n", "2 1\n1\n", "1 1\n1 1 1 1\n"}) {
+    const std::string message = read_error(merged, board_format::positions);
+    EXPECT_NE(message.find("line 2: a second board follows the first"), std::string::npos)
+        << merged << "\n"
+        << message;
+  }
+  EXPECT_NE(read_error("2 1\nhello\n").find("line 2: expected the end of input after the board"),
+            std::string::npos)
+      << read_error("2 1\nhello\n");
+}
+
 TEST(BoardIo, ParsesFormatNames) {
   EXPECT_EQ(parse_board_format("auto"), board_format::auto_detect);
   EXPECT_EQ(parse_board_format("json"), board_format::json);

@@ -1,5 +1,6 @@
 #include "core/board_parsers.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -26,6 +27,9 @@ std::string first_line(std::string_view text) {
   const std::size_t end = text.find('\n', start);
   return std::string(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
 }
+
+/// "1 queen", "8 queens".
+std::string queens(std::size_t n) { return std::to_string(n) + (n == 1 ? " queen" : " queens"); }
 
 /// A matrix line holds at least two whitespace-separated cells, each "0" or "1".
 bool looks_like_matrix_line(std::string_view line) {
@@ -116,18 +120,17 @@ board_format detect_format(byte_source& bytes) {
 
 std::vector<row_t> read_positions(byte_source& bytes) {
   std::vector<row_t> rows;
-  // A board is one line, unless its first line holds a single number: then it is written one
-  // number per line, and every line belongs to it.
-  bool one_line = true;
+  // The board ends at the first line break where its numbers make a board (k numbers, each
+  // 1..k), so a board wrapped over lines reads whole and the next line is a second board.
+  index_t highest = 0;
+  const auto complete = [&] { return !rows.empty() && highest <= rows.size(); };
   for (;;) {
     int c = bytes.peek();
-    while (is_space(c) || c == ',') {
-      if (c == '\n' && rows.size() == 1) one_line = false;
-      if (c == '\n' && one_line && !rows.empty()) break;
+    while ((is_space(c) || c == ',') && !(c == '\n' && complete())) {
       bytes.get();
       c = bytes.peek();
     }
-    if (c < 0 || (c == '\n' && one_line && !rows.empty())) break;
+    if (c < 0 || c == '\n') break;
     if (c < '0' || c > '9')
       bytes.fail_at_line("expected a row number (1-based), found " + describe_byte(c));
     index_t value = 0;
@@ -143,13 +146,20 @@ std::vector<row_t> read_positions(byte_source& bytes) {
       bytes.fail_at_line("row 0 in column " + std::to_string(rows.size() + 1) +
                          ": positions are 1-based");
     rows.push_back(static_cast<row_t>(value - 1));
+    highest = std::max(highest, value);
     if ((rows.size() & 0xFFFF) == 0) bytes.check_size(rows.size());
   }
   if (rows.empty()) bytes.fail("empty input: no board to read");
+  const std::string ends =
+      ", which ends on line " + std::to_string(bytes.line()) + " with " + queens(rows.size());
   while (is_space(bytes.peek())) bytes.get();
-  if (bytes.peek() >= 0)
-    bytes.fail_at_line(
-        "a second board follows the first; verify checks one board (--each checks one per line)");
+  const int next = bytes.peek();
+  if (next >= '0' && next <= '9')
+    bytes.fail_at_line("a second board follows the first" + ends +
+                       "; verify checks one board (--each checks one per line)");
+  if (next >= 0)
+    bytes.fail_at_line("expected the end of input after the board" + ends + "; found " +
+                       describe_byte(next));
   for (std::size_t col = 0; col < rows.size(); ++col) {
     if (rows[col] >= rows.size())
       bytes.fail("column " + std::to_string(col + 1) + " has row " + std::to_string(rows[col] + 1) +

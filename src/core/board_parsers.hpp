@@ -33,6 +33,8 @@ class byte_source {
   /// Moves the unconsumed bytes to the front and reads more, so the window holds a whole
   /// block unless the input ends first.
   void refill_window();
+  /// The line the next byte is on, counting from 1.
+  std::size_t line() const { return line_; }
   /// Throws resource_error when a board of `queens` passes the bound.
   void check_size(std::uint64_t queens) const;
 

@@ -1,0 +1,38 @@
+// verify against hostile input: boards run together on one stream.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_runner.hpp"
+
+namespace nq {
+namespace {
+
+using test::run_cli;
+using test::scratch_dir;
+constexpr auto npos = std::string::npos;
+
+TEST(CliVerify, EndsAPositionsBoardWhereItsNumbersMakeABoard) {
+  scratch_dir dir;
+  const std::string one = run_cli(dir, {"solutions", "-n", "1"}).out;
+  std::string ones;  // stands for 10^7 lines of 1
+  for (int i = 0; i < 1'000'000; ++i) ones += "1\n";
+  for (const std::string& merged : {std::string("1\n2 4 1 3\n"), one + one, ones}) {
+    const auto r = run_cli(dir, {"verify"}, merged);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.err.find("line 2: a second board follows the first, which ends on line 1 with 1 "
+                         "queen;"),
+              npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  // A board wrapped over lines, or written a number a line, is one board.
+  for (const std::string board : {"1 5 8 6\n3 7 2 4\n", "2\n4\n1\n3\n", "2 4 1 3\n\n\n"}) {
+    const auto r = run_cli(dir, {"verify"}, board);
+    EXPECT_EQ(r.code, 0) << board << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace nq
