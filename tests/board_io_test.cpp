@@ -136,6 +136,33 @@ TEST(BoardIo, RefusesMalformedInputWithAReason) {
             std::string::npos);
 }
 
+TEST(BoardIo, DetectsEveryGridAlphabet) {
+  // A queen is Q, q or 1 and an empty square '.', '*', '-' or '0', with or without spaces.
+  for (const index_t n : {1, 2, 4, 5, 8}) {
+    for (const auto& rows : {test::random_board(n, n + 7), test::random_permutation(n, n)}) {
+      for (const char queen : {'Q', 'q', '1'}) {
+        for (const char empty : {'.', '*', '-', '0'}) {
+          for (const bool spaced : {true, false}) {
+            std::string text;
+            for (index_t row = 0; row < n; ++row) {
+              for (index_t col = 0; col < n; ++col) {
+                text += rows[col] == row ? queen : empty;
+                if (spaced) text += ' ';
+              }
+              text += '\n';
+            }
+            const std::string error = read_error(text);
+            EXPECT_EQ(error, "") << text;
+            if (error.empty()) {
+              EXPECT_EQ(read_text(text), rows) << text;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(BoardIo, EndsAPositionsBoardWhereItsNumbersMakeABoard) {
   // A board ends at the first line break where its k numbers are each 1..k.
   EXPECT_EQ(read_text("1 5 8\n6 3 7 2 4\n"), (std::vector<row_t>{0, 4, 7, 5, 2, 6, 1, 3}));

@@ -21,11 +21,21 @@ bool is_space(int c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-std::string first_line(std::string_view text) {
+/// The next line of `text` holding more than whitespace, from its first such byte; consumed.
+std::string_view next_line(std::string_view& text) {
   const std::size_t start = text.find_first_not_of(" \t\r\n\v\f");
-  if (start == std::string_view::npos) return {};
-  const std::size_t end = text.find('\n', start);
-  return std::string(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
+  if (start == std::string_view::npos) return text = {};
+  const std::size_t end = std::min(text.find('\n', start), text.size());
+  const std::string_view line = text.substr(start, end - start);
+  text.remove_prefix(end);
+  return line;
+}
+
+/// Whether a number in `line` starts with 0: a matrix row ("0100"), never a row number.
+bool has_number_starting_with_zero(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i)
+    if (line[i] == '0' && (i == 0 || is_space(line[i - 1]))) return true;
+  return false;
 }
 
 /// "1 queen", "8 queens".
@@ -108,13 +118,18 @@ std::string describe_byte(int c) {
 board_format detect_format(byte_source& bytes) {
   while (is_space(bytes.peek())) bytes.get();  // however much whitespace comes first
   bytes.refill_window();
-  const std::string line = first_line(bytes.window());
+  std::string_view window = bytes.window();
+  const std::string_view line = next_line(window), second = next_line(window);
   if (line.empty()) bytes.fail("empty input: no board to read");
   if (line[0] == '{') return board_format::json;
-  if (line.find_first_not_of("Qq.*- \t\r") == std::string::npos) return board_format::grid;
-  const std::string_view window = bytes.window();
-  const bool more_lines = first_line(window.substr(window.find(line) + line.size())).size() > 0;
-  if (more_lines && looks_like_matrix_line(line)) return board_format::matrix;
+  // A grid in any alphabet: Q, q or 1 for a queen, '.', '*', '-' or 0 for an empty square.
+  if (line.find_first_not_of("Qq1.*-0 \t\r\v\f") != std::string_view::npos)
+    return board_format::positions;
+  if (line.find_first_of("Qq.*-") != std::string_view::npos) return board_format::grid;
+  // Only 0s and 1s: a matrix when its cells are spaced or a number starts with 0.
+  if (!second.empty() && (looks_like_matrix_line(line) || has_number_starting_with_zero(line) ||
+                          has_number_starting_with_zero(second)))
+    return board_format::matrix;
   return board_format::positions;
 }
 
