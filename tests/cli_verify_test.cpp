@@ -1,4 +1,5 @@
-// verify against hostile input: boards run together on one stream.
+// verify against hostile input: boards run together on one stream, the memory limit at every
+// size and format.
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,30 @@ TEST(CliVerify, EndsAPositionsBoardWhereItsNumbersMakeABoard) {
     const auto r = run_cli(dir, {"verify"}, board);
     EXPECT_EQ(r.code, 0) << board << r.err;
   }
+}
+
+TEST(CliVerify, TheMemoryLimitHoldsForEverySizeAndFormat) {
+  scratch_dir dir;
+  const auto board = [&](const char* n, const char* format) {
+    return run_cli(dir, {"solve", "-n", n, "--algo", "constructive", "-f", format}).out;
+  };
+  // 1K allows 113 queens at 9 bytes each.
+  EXPECT_EQ(run_cli(dir, {"verify", "--memory-limit", "1K"}, board("113", "positions")).code, 0);
+  for (const std::string& text :
+       {board("114", "positions"), board("114", "grid"), board("114", "matrix"),
+        board("114", "json"), board("60000", "positions"), board("100000", "json")}) {
+    for (const std::string mode : {"--json", "--each"}) {
+      if (mode == "--each" && test::count_lines(text) > 1) continue;  // --each reads no grids
+      const auto r = run_cli(dir, {"verify", mode, "--memory-limit", "1K"}, text);
+      EXPECT_EQ(r.code, 3) << mode << " " << text.substr(0, 80) << "\n" << r.err;
+      EXPECT_NE(r.err.find("the memory limit"), npos) << r.err;
+      EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+  }
+  const auto none = run_cli(dir, {"verify", "--memory-limit", "0"}, "1\n");
+  EXPECT_EQ(none.code, 3) << none.err;
+  EXPECT_NE(none.err.find("a memory limit of 0 bytes leaves no room for a board"), npos)
+      << none.err;
 }
 
 }  // namespace

@@ -101,6 +101,7 @@ std::vector<row_t> read_json(byte_source& bytes) {
   if (!collector.error.empty()) bytes.fail(collector.error);
   if (!collector.has_rows) bytes.fail("JSON input has no \"rows\" array");
   std::vector<row_t>& rows = collector.rows;
+  bytes.check_size(rows.size());
   if (rows.empty()) bytes.fail("\"rows\" is empty: no board to read");
   if (collector.n && *collector.n != rows.size())
     bytes.fail("\"n\" is " + std::to_string(*collector.n) + " but \"rows\" has " +

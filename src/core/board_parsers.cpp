@@ -76,7 +76,7 @@ std::string byte_source::rest() {
   while (fill()) {
     all.append(window());
     pos_ = end_;
-    if (max_queens_ && all.size() / 16 > max_queens_) check_size(all.size() / 16);
+    check_size(all.size() / 16);
   }
   return all;
 }
@@ -94,11 +94,10 @@ void byte_source::refill_window() {
   }
 }
 
-void byte_source::check_size(std::uint64_t queens) const {
-  if (max_queens_ && queens > max_queens_)
-    throw resource_error(name_ + ": the board passes " + std::to_string(max_queens_) +
-                         " queens, more than the memory limit allows (verify needs about 9 "
-                         "bytes per queen; see --memory-limit)");
+void byte_source::refuse_size() const {
+  throw resource_error(name_ + ": the board passes " + std::to_string(max_queens_) +
+                       " queens, more than the memory limit allows (verify needs about 9 "
+                       "bytes per queen; see --memory-limit)");
 }
 
 void byte_source::fail(const std::string& what) const { throw usage_error(name_ + ": " + what); }
@@ -162,7 +161,7 @@ std::vector<row_t> read_positions(byte_source& bytes) {
                          ": positions are 1-based");
     rows.push_back(static_cast<row_t>(value - 1));
     highest = std::max(highest, value);
-    if ((rows.size() & 0xFFFF) == 0) bytes.check_size(rows.size());
+    bytes.check_size(rows.size());
   }
   if (rows.empty()) bytes.fail("empty input: no board to read");
   const std::string ends =
@@ -198,7 +197,7 @@ std::vector<row_t> read_cells(byte_source& bytes, std::string_view queens,
         bytes.fail_at_line(std::string("expected '") + queens[0] + "' or '" + empties[0] +
                            "', found " + describe_byte(c));
       cells.push_back(queen ? 'Q' : '.');
-      if ((cells.size() & 0xFFFF) == 0) bytes.check_size(cells.size());
+      bytes.check_size(cells.size());
     }
     if (cells.empty()) continue;
     if (n == 0) {

@@ -36,13 +36,16 @@ class byte_source {
   /// The line the next byte is on, counting from 1.
   std::size_t line() const { return line_; }
   /// Throws resource_error when a board of `queens` passes the bound.
-  void check_size(std::uint64_t queens) const;
+  void check_size(std::uint64_t queens) const {
+    if (max_queens_ && queens > max_queens_) refuse_size();
+  }
 
   [[noreturn]] void fail(const std::string& what) const;
   [[noreturn]] void fail_at_line(const std::string& what) const;
 
  private:
   bool fill();
+  [[noreturn]] void refuse_size() const;
 
   std::FILE* in_;
   std::string name_;
