@@ -1,5 +1,5 @@
 // verify against hostile input: boards run together on one stream, the memory limit at every
-// size and format.
+// size and format, the line a bad board of --each is on.
 
 #include <gtest/gtest.h>
 
@@ -57,6 +57,22 @@ TEST(CliVerify, TheMemoryLimitHoldsForEverySizeAndFormat) {
   EXPECT_EQ(none.code, 3) << none.err;
   EXPECT_NE(none.err.find("a memory limit of 0 bytes leaves no room for a board"), npos)
       << none.err;
+}
+
+TEST(CliVerify, EachNamesTheLineOfABadBoardOnce) {
+  scratch_dir dir;
+  const std::pair<std::string, std::string> cases[] = {
+      {"2 4 1 3\n1 2 x\n", "verify: standard input: line 2: expected a row number"},
+      {"2 4 1 3\n\n1 2 3 9\n", "verify: standard input: line 3: column 4 has row 9"},
+      {"{\"rows\":[0]}\n{\"rows\":[0,1.5]}\n", "verify: standard input: line 2: \"rows\" must"},
+  };
+  for (const auto& [input, message] : cases) {
+    const auto r = run_cli(dir, {"verify", "--each"}, input);
+    EXPECT_EQ(r.code, 2) << input;
+    EXPECT_NE(r.err.find(message), npos) << r.err;
+    EXPECT_EQ(r.err.find("line 1"), npos) << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  }
 }
 
 }  // namespace

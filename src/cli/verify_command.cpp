@@ -138,8 +138,8 @@ int run_verify(int argc, char** argv) {
     if (line.find_first_not_of(" \t\r\v\f") == std::string::npos) continue;
     std::unique_ptr<std::FILE, file_closer> text(fmemopen(line.data(), line.size(), "rb"));
     if (!text) throw resource_error("out of memory");
-    const verify_report report = verify_board(
-        read_board(text.get(), format, source + " line " + std::to_string(number), max_queens));
+    const verify_report report =
+        verify_board(read_board(text.get(), format, source, max_queens, number));
     std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
     all_valid = all_valid && report.valid();
   }

@@ -82,8 +82,8 @@ void write_rows_array(byte_sink& out, std::span<const row_t> queen_row) {
 }
 
 std::vector<row_t> read_board(std::FILE* in, board_format format, const std::string& source,
-                              std::uint64_t max_queens) {
-  detail::byte_source bytes(in, source, max_queens);
+                              std::uint64_t max_queens, std::size_t of_line) {
+  detail::byte_source bytes(in, source, max_queens, of_line);
   const bool detected = format == board_format::auto_detect;
   if (detected) format = detail::detect_format(bytes);
   switch (format) {

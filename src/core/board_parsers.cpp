@@ -56,8 +56,13 @@ bool looks_like_matrix_line(std::string_view line) {
 
 }  // namespace
 
-byte_source::byte_source(std::FILE* in, std::string name, std::uint64_t max_queens)
-    : in_(in), name_(std::move(name)), max_queens_(max_queens) {
+byte_source::byte_source(std::FILE* in, std::string name, std::uint64_t max_queens,
+                         std::size_t of_line)
+    : in_(in),
+      name_(std::move(name)),
+      line_(of_line ? of_line : 1),
+      max_queens_(max_queens),
+      of_line_(of_line != 0) {
   buffer_.resize(block);
   fill();
 }
@@ -95,14 +100,19 @@ void byte_source::refill_window() {
 }
 
 void byte_source::refuse_size() const {
-  throw resource_error(name_ + ": the board passes " + std::to_string(max_queens_) +
+  throw resource_error(where() + "the board passes " + std::to_string(max_queens_) +
                        " queens, more than the memory limit allows (verify needs about 9 "
                        "bytes per queen; see --memory-limit)");
 }
 
-void byte_source::fail(const std::string& what) const { throw usage_error(name_ + ": " + what); }
+std::string byte_source::where() const {
+  return name_ + ": " + (of_line_ ? "line " + std::to_string(line_) + ": " : "");
+}
+
+void byte_source::fail(const std::string& what) const { throw usage_error(where() + what); }
 
 void byte_source::fail_at_line(const std::string& what) const {
+  if (of_line_) fail(what);  // where() names the line
   fail("line " + std::to_string(line_) + ": " + what);
 }
 

@@ -14,8 +14,10 @@ namespace nq::detail {
 /// Buffered bytes from a FILE*, counting lines.
 class byte_source {
  public:
-  /// `max_queens` (0: no bound) bounds what a reader keeps; past it, resource_error.
-  byte_source(std::FILE* in, std::string name, std::uint64_t max_queens = 0);
+  /// `max_queens` (0: no bound) bounds what a reader keeps; past it, resource_error. `of_line`,
+  /// when not 0, is the line of `name` that `in` holds: every message names it.
+  byte_source(std::FILE* in, std::string name, std::uint64_t max_queens = 0,
+              std::size_t of_line = 0);
 
   int peek() { return pos_ < end_ || fill() ? static_cast<unsigned char>(buffer_[pos_]) : -1; }
   int get() {
@@ -46,6 +48,8 @@ class byte_source {
  private:
   bool fill();
   [[noreturn]] void refuse_size() const;
+  /// "name: " or, for one line of it, "name: line N: ".
+  std::string where() const;
 
   std::FILE* in_;
   std::string name_;
@@ -53,6 +57,7 @@ class byte_source {
   std::size_t pos_ = 0, end_ = 0;
   std::size_t line_ = 1;
   std::uint64_t max_queens_;
+  bool of_line_;
 };
 
 /// Quotes a byte for a message: 'x' when printable, else its hex value.
