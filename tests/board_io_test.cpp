@@ -179,6 +179,21 @@ TEST(BoardIo, EndsAPositionsBoardWhereItsNumbersMakeABoard) {
       << read_error("2 1\nhello\n");
 }
 
+TEST(BoardIo, SaysWhyAJsonNumberIsNoRow) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"{\"rows\": [0, 18446744073709551616]}", "a number too large for any board"},
+      {"{\"rows\": [0, 99999999999999999999999]}", "a number too large for any board"},
+      {"{\"rows\": [0, -99999999999999999999999]}", "a negative number"},
+      {"{\"rows\": [1e0, 0]}", "whole numbers written in digits, found 1e0"},
+      {"{\"rows\": [0, 1.0]}", "whole numbers written in digits, found 1.0"},
+      {"{\"rows\": [0, 0.5]}", "a fraction"},
+  };
+  for (const auto& [text, reason] : cases) {
+    const std::string message = read_error(text);
+    EXPECT_NE(message.find(reason), std::string::npos) << text << "\n" << message;
+  }
+}
+
 TEST(BoardIo, ParsesFormatNames) {
   EXPECT_EQ(parse_board_format("auto"), board_format::auto_detect);
   EXPECT_EQ(parse_board_format("json"), board_format::json);
