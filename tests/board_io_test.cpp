@@ -194,6 +194,12 @@ TEST(BoardIo, SaysWhyAJsonNumberIsNoRow) {
   }
 }
 
+TEST(BoardIo, CountsOneQueenInTheSingular) {
+  EXPECT_NE(read_error("2").find("outside 1..1 for a board of 1 queen"), std::string::npos)
+      << read_error("2");
+  EXPECT_EQ(read_error("2").find("1 queens"), std::string::npos) << read_error("2");
+}
+
 TEST(BoardIo, ParsesFormatNames) {
   EXPECT_EQ(parse_board_format("auto"), board_format::auto_detect);
   EXPECT_EQ(parse_board_format("json"), board_format::json);

@@ -1,5 +1,5 @@
 // verify against hostile input: boards run together on one stream, the memory limit at every
-// size and format, the line a bad board of --each is on.
+// size and format, the line a bad board of --each is on; one queen in the singular.
 
 #include <gtest/gtest.h>
 
@@ -53,6 +53,9 @@ TEST(CliVerify, TheMemoryLimitHoldsForEverySizeAndFormat) {
       EXPECT_TRUE(r.out.empty()) << r.out;
     }
   }
+  const auto one = run_cli(dir, {"verify", "--memory-limit", "9"}, "2 1\n");
+  EXPECT_EQ(one.code, 3) << one.err;
+  EXPECT_NE(one.err.find("the board passes 1 queen, more than"), npos) << one.err;
   const auto none = run_cli(dir, {"verify", "--memory-limit", "0"}, "1\n");
   EXPECT_EQ(none.code, 3) << none.err;
   EXPECT_NE(none.err.find("a memory limit of 0 bytes leaves no room for a board"), npos)
@@ -73,6 +76,12 @@ TEST(CliVerify, EachNamesTheLineOfABadBoardOnce) {
     EXPECT_EQ(r.err.find("line 1"), npos) << r.err;
     EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
   }
+}
+
+TEST(CliShell, SaysOneQueenInTheSingular) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, "new 1\n");
+  EXPECT_NE(r.out.find("a random board of 1 queen (seed"), npos) << r.out;
 }
 
 }  // namespace

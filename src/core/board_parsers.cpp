@@ -100,8 +100,8 @@ void byte_source::refill_window() {
 }
 
 void byte_source::refuse_size() const {
-  throw resource_error(where() + "the board passes " + std::to_string(max_queens_) +
-                       " queens, more than the memory limit allows (verify needs about 9 "
+  throw resource_error(where() + "the board passes " + queens(max_queens_) +
+                       ", more than the memory limit allows (verify needs about 9 "
                        "bytes per queen; see --memory-limit)");
 }
 
@@ -188,7 +188,7 @@ std::vector<row_t> read_positions(byte_source& bytes) {
     if (rows[col] >= rows.size())
       bytes.fail("column " + std::to_string(col + 1) + " has row " + std::to_string(rows[col] + 1) +
                  ", outside 1.." + std::to_string(rows.size()) + " for a board of " +
-                 std::to_string(rows.size()) + " queens");
+                 queens(rows.size()));
   }
   return rows;
 }
