@@ -136,6 +136,70 @@ TEST(BoardIo, RefusesMalformedInputWithAReason) {
             std::string::npos);
 }
 
+TEST(BoardIo, DetectsEveryGridAlphabet) {
+  // A queen is Q, q or 1 and an empty square '.', '*', '-' or '0', with or without spaces.
+  for (const index_t n : {1, 2, 4, 5, 8}) {
+    for (const auto& rows : {test::random_board(n, n + 7), test::random_permutation(n, n)}) {
+      for (const char queen : {'Q', 'q', '1'}) {
+        for (const char empty : {'.', '*', '-', '0'}) {
+          for (const bool spaced : {true, false}) {
+            std::string text;
+            for (index_t row = 0; row < n; ++row) {
+              for (index_t col = 0; col < n; ++col) {
+                text += rows[col] == row ? queen : empty;
+                if (spaced) text += ' ';
+              }
+              text += '\n';
+            }
+            const std::string error = read_error(text);
+            EXPECT_EQ(error, "") << text;
+            if (error.empty()) {
+              EXPECT_EQ(read_text(text), rows) << text;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BoardIo, EndsAPositionsBoardWhereItsNumbersMakeABoard) {
+  // A board ends at the first line break where its k numbers are each 1..k.
+  EXPECT_EQ(read_text("1 5 8\n6 3 7 2 4\n"), (std::vector<row_t>{0, 4, 7, 5, 2, 6, 1, 3}));
+  EXPECT_EQ(read_text("2\n4\n1\n3\n"), (std::vector<row_t>{1, 3, 0, 2}));
+  EXPECT_EQ(read_text("2 2\n"), (std::vector<row_t>{1, 1}));
+  for (const char* merged : {"1\n2 4 1 3\n", "1\n1\n", "2 1\n1\n", "1 1\n1 1 1 1\n"}) {
+    const std::string message = read_error(merged, board_format::positions);
+    EXPECT_NE(message.find("line 2: a second board follows the first"), std::string::npos)
+        << merged << "\n"
+        << message;
+  }
+  EXPECT_NE(read_error("2 1\nhello\n").find("line 2: expected the end of input after the board"),
+            std::string::npos)
+      << read_error("2 1\nhello\n");
+}
+
+TEST(BoardIo, SaysWhyAJsonNumberIsNoRow) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"{\"rows\": [0, 18446744073709551616]}", "a number too large for any board"},
+      {"{\"rows\": [0, 99999999999999999999999]}", "a number too large for any board"},
+      {"{\"rows\": [0, -99999999999999999999999]}", "a negative number"},
+      {"{\"rows\": [1e0, 0]}", "whole numbers written in digits, found 1e0"},
+      {"{\"rows\": [0, 1.0]}", "whole numbers written in digits, found 1.0"},
+      {"{\"rows\": [0, 0.5]}", "a fraction"},
+  };
+  for (const auto& [text, reason] : cases) {
+    const std::string message = read_error(text);
+    EXPECT_NE(message.find(reason), std::string::npos) << text << "\n" << message;
+  }
+}
+
+TEST(BoardIo, CountsOneQueenInTheSingular) {
+  EXPECT_NE(read_error("2").find("outside 1..1 for a board of 1 queen"), std::string::npos)
+      << read_error("2");
+  EXPECT_EQ(read_error("2").find("1 queens"), std::string::npos) << read_error("2");
+}
+
 TEST(BoardIo, ParsesFormatNames) {
   EXPECT_EQ(parse_board_format("auto"), board_format::auto_detect);
   EXPECT_EQ(parse_board_format("json"), board_format::json);

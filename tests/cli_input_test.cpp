@@ -113,7 +113,8 @@ TEST(CliVerify, ReadsGridsInOtherAlphabets) {
   // The Haskell article's layout, and others seen in the wild.
   for (const std::string board :
        {"* Q * *\n* * * Q\nQ * * *\n* * Q *\n", "-Q--\n---Q\nQ---\n--Q-\n",
-        "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n"}) {
+        "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n", ". 1 . .\n. . . 1\n1 . . .\n. . 1 .\n",
+        "0Q00\n000Q\nQ000\n00Q0\n"}) {
     const auto r = run_cli(dir, {"verify"}, board);
     EXPECT_EQ(r.code, 0) << board << r.err;
     EXPECT_NE(r.out.find("n=4: valid"), std::string::npos) << r.out;

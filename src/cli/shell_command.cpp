@@ -124,8 +124,8 @@ class shell {
     philox_stream rng(seed, 0);
     board_.resize(size);
     for (auto& row : board_) row = rng.below(static_cast<std::uint32_t>(size));
-    std::printf("a random board of %llu queens (seed %llu)\n",
-                static_cast<unsigned long long>(size), static_cast<unsigned long long>(seed));
+    std::printf("a random board of %s (seed %llu)\n", count_of(size, "queen").c_str(),
+                static_cast<unsigned long long>(seed));
     show();
   }
 

@@ -62,7 +62,12 @@ std::uint64_t max_verify_queens(const cxxopts::ParseResult& args) {
   const auto limit = args.count("memory-limit")
                          ? std::optional(parse_byte_size(args["memory-limit"].as<std::string>()))
                          : available_memory_bytes();
-  return limit ? std::max<std::uint64_t>(1, *limit / bytes_per_queen) : 0;
+  if (!limit) return 0;
+  if (*limit < bytes_per_queen)  // 0 would mean no bound
+    throw resource_error("a memory limit of " + std::to_string(*limit) +
+                         " bytes leaves no room for a board (verify needs about 9 bytes per "
+                         "queen; see --memory-limit)");
+  return *limit / bytes_per_queen;
 }
 
 /// One line of `in` (without its newline); false at the end. A line longer than a board of
@@ -133,8 +138,8 @@ int run_verify(int argc, char** argv) {
     if (line.find_first_not_of(" \t\r\v\f") == std::string::npos) continue;
     std::unique_ptr<std::FILE, file_closer> text(fmemopen(line.data(), line.size(), "rb"));
     if (!text) throw resource_error("out of memory");
-    const verify_report report = verify_board(
-        read_board(text.get(), format, source + " line " + std::to_string(number), max_queens));
+    const verify_report report =
+        verify_board(read_board(text.get(), format, source, max_queens, number));
     std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
     all_valid = all_valid && report.valid();
   }

@@ -82,14 +82,16 @@ void write_rows_array(byte_sink& out, std::span<const row_t> queen_row) {
 }
 
 std::vector<row_t> read_board(std::FILE* in, board_format format, const std::string& source,
-                              std::uint64_t max_queens) {
-  detail::byte_source bytes(in, source, max_queens);
-  if (format == board_format::auto_detect) format = detail::detect_format(bytes);
+                              std::uint64_t max_queens, std::size_t of_line) {
+  detail::byte_source bytes(in, source, max_queens, of_line);
+  const bool detected = format == board_format::auto_detect;
+  if (detected) format = detail::detect_format(bytes);
   switch (format) {
     case board_format::grid:  // also the alphabets of other tools: * - 0 for empty, 1 a queen
       return detail::read_cells(bytes, "Qq1", ".*-0");
-    case board_format::matrix:
-      return detail::read_cells(bytes, "1", "0");
+    case board_format::matrix:  // detected from a line of 0s and 1s: Q . * - may come later
+      return detected ? detail::read_cells(bytes, "1Qq", "0.*-")
+                      : detail::read_cells(bytes, "1", "0");
     case board_format::json:
       return detail::read_json(bytes);
     default:

@@ -48,7 +48,8 @@ void write_rows_array(byte_sink& out, std::span<const row_t> queen_row);
 /// @brief Reads one board from `in`; every row lies in [0, n). Throws usage_error naming
 /// `source` and the problem for empty, malformed or out-of-range input, or for a second board
 /// after the first; resource_error for a board of more than `max_queens` (0: no bound).
+/// `of_line`, when not 0, is the line of `source` that `in` holds, named by every message.
 std::vector<row_t> read_board(std::FILE* in, board_format format, const std::string& source,
-                              std::uint64_t max_queens = 0);
+                              std::uint64_t max_queens = 0, std::size_t of_line = 0);
 
 }  // namespace nq

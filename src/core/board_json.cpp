@@ -1,6 +1,7 @@
 // The JSON board reader: a SAX pass that keeps only the top-level "rows" array (and "n", when
 // present, to check it), so a board of 10^8 queens needs no document tree.
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -32,7 +33,16 @@ class rows_collector : public nlohmann::json_sax<nlohmann::json> {
     if (depth_ == 1 && key_ == "n") n = value;
     return depth_ > 0 || fail(not_object);
   }
-  bool number_float(number_float_t, const string_t&) override { return scalar("a fraction"); }
+  bool number_float(number_float_t value, const string_t& text) override {
+    // nlohmann hands over integers past 2^64, and numbers with a point or exponent, as floats.
+    if (!in_rows_) return scalar("a number");
+    if (value < 0) return scalar("a negative number");
+    if (text.find_first_of(".eE") == string_t::npos)
+      return fail("\"rows\" holds a number too large for any board");
+    if (value != std::floor(value)) return scalar("a fraction");
+    return fail("\"rows\" must hold whole numbers written in digits, found " +
+                (text.size() > 24 ? text.substr(0, 21) + "..." : text));
+  }
   bool string(string_t&) override { return scalar("a string"); }
   bool binary(binary_t&) override { return scalar("binary data"); }
   bool start_object(std::size_t) override {
@@ -101,6 +111,7 @@ std::vector<row_t> read_json(byte_source& bytes) {
   if (!collector.error.empty()) bytes.fail(collector.error);
   if (!collector.has_rows) bytes.fail("JSON input has no \"rows\" array");
   std::vector<row_t>& rows = collector.rows;
+  bytes.check_size(rows.size());
   if (rows.empty()) bytes.fail("\"rows\" is empty: no board to read");
   if (collector.n && *collector.n != rows.size())
     bytes.fail("\"n\" is " + std::to_string(*collector.n) + " but \"rows\" has " +

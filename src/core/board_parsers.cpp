@@ -1,5 +1,6 @@
 #include "core/board_parsers.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -20,12 +21,25 @@ bool is_space(int c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-std::string first_line(std::string_view text) {
+/// The next line of `text` holding more than whitespace, from its first such byte; consumed.
+std::string_view next_line(std::string_view& text) {
   const std::size_t start = text.find_first_not_of(" \t\r\n\v\f");
-  if (start == std::string_view::npos) return {};
-  const std::size_t end = text.find('\n', start);
-  return std::string(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
+  if (start == std::string_view::npos) return text = {};
+  const std::size_t end = std::min(text.find('\n', start), text.size());
+  const std::string_view line = text.substr(start, end - start);
+  text.remove_prefix(end);
+  return line;
 }
+
+/// Whether a number in `line` starts with 0: a matrix row ("0100"), never a row number.
+bool has_number_starting_with_zero(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i)
+    if (line[i] == '0' && (i == 0 || is_space(line[i - 1]))) return true;
+  return false;
+}
+
+/// "1 queen", "8 queens".
+std::string queens(std::size_t n) { return std::to_string(n) + (n == 1 ? " queen" : " queens"); }
 
 /// A matrix line holds at least two whitespace-separated cells, each "0" or "1".
 bool looks_like_matrix_line(std::string_view line) {
@@ -42,8 +56,13 @@ bool looks_like_matrix_line(std::string_view line) {
 
 }  // namespace
 
-byte_source::byte_source(std::FILE* in, std::string name, std::uint64_t max_queens)
-    : in_(in), name_(std::move(name)), max_queens_(max_queens) {
+byte_source::byte_source(std::FILE* in, std::string name, std::uint64_t max_queens,
+                         std::size_t of_line)
+    : in_(in),
+      name_(std::move(name)),
+      line_(of_line ? of_line : 1),
+      max_queens_(max_queens),
+      of_line_(of_line != 0) {
   buffer_.resize(block);
   fill();
 }
@@ -62,7 +81,7 @@ std::string byte_source::rest() {
   while (fill()) {
     all.append(window());
     pos_ = end_;
-    if (max_queens_ && all.size() / 16 > max_queens_) check_size(all.size() / 16);
+    check_size(all.size() / 16);
   }
   return all;
 }
@@ -80,16 +99,20 @@ void byte_source::refill_window() {
   }
 }
 
-void byte_source::check_size(std::uint64_t queens) const {
-  if (max_queens_ && queens > max_queens_)
-    throw resource_error(name_ + ": the board passes " + std::to_string(max_queens_) +
-                         " queens, more than the memory limit allows (verify needs about 9 "
-                         "bytes per queen; see --memory-limit)");
+void byte_source::refuse_size() const {
+  throw resource_error(where() + "the board passes " + queens(max_queens_) +
+                       ", more than the memory limit allows (verify needs about 9 "
+                       "bytes per queen; see --memory-limit)");
 }
 
-void byte_source::fail(const std::string& what) const { throw usage_error(name_ + ": " + what); }
+std::string byte_source::where() const {
+  return name_ + ": " + (of_line_ ? "line " + std::to_string(line_) + ": " : "");
+}
+
+void byte_source::fail(const std::string& what) const { throw usage_error(where() + what); }
 
 void byte_source::fail_at_line(const std::string& what) const {
+  if (of_line_) fail(what);  // where() names the line
   fail("line " + std::to_string(line_) + ": " + what);
 }
 
@@ -104,30 +127,34 @@ std::string describe_byte(int c) {
 board_format detect_format(byte_source& bytes) {
   while (is_space(bytes.peek())) bytes.get();  // however much whitespace comes first
   bytes.refill_window();
-  const std::string line = first_line(bytes.window());
+  std::string_view window = bytes.window();
+  const std::string_view line = next_line(window), second = next_line(window);
   if (line.empty()) bytes.fail("empty input: no board to read");
   if (line[0] == '{') return board_format::json;
-  if (line.find_first_not_of("Qq.*- \t\r") == std::string::npos) return board_format::grid;
-  const std::string_view window = bytes.window();
-  const bool more_lines = first_line(window.substr(window.find(line) + line.size())).size() > 0;
-  if (more_lines && looks_like_matrix_line(line)) return board_format::matrix;
+  // A grid in any alphabet: Q, q or 1 for a queen, '.', '*', '-' or 0 for an empty square.
+  if (line.find_first_not_of("Qq1.*-0 \t\r\v\f") != std::string_view::npos)
+    return board_format::positions;
+  if (line.find_first_of("Qq.*-") != std::string_view::npos) return board_format::grid;
+  // Only 0s and 1s: a matrix when its cells are spaced or a number starts with 0.
+  if (!second.empty() && (looks_like_matrix_line(line) || has_number_starting_with_zero(line) ||
+                          has_number_starting_with_zero(second)))
+    return board_format::matrix;
   return board_format::positions;
 }
 
 std::vector<row_t> read_positions(byte_source& bytes) {
   std::vector<row_t> rows;
-  // A board is one line, unless its first line holds a single number: then it is written one
-  // number per line, and every line belongs to it.
-  bool one_line = true;
+  // The board ends at the first line break where its numbers make a board (k numbers, each
+  // 1..k), so a board wrapped over lines reads whole and the next line is a second board.
+  index_t highest = 0;
+  const auto complete = [&] { return !rows.empty() && highest <= rows.size(); };
   for (;;) {
     int c = bytes.peek();
-    while (is_space(c) || c == ',') {
-      if (c == '\n' && rows.size() == 1) one_line = false;
-      if (c == '\n' && one_line && !rows.empty()) break;
+    while ((is_space(c) || c == ',') && !(c == '\n' && complete())) {
       bytes.get();
       c = bytes.peek();
     }
-    if (c < 0 || (c == '\n' && one_line && !rows.empty())) break;
+    if (c < 0 || c == '\n') break;
     if (c < '0' || c > '9')
       bytes.fail_at_line("expected a row number (1-based), found " + describe_byte(c));
     index_t value = 0;
@@ -143,18 +170,25 @@ std::vector<row_t> read_positions(byte_source& bytes) {
       bytes.fail_at_line("row 0 in column " + std::to_string(rows.size() + 1) +
                          ": positions are 1-based");
     rows.push_back(static_cast<row_t>(value - 1));
-    if ((rows.size() & 0xFFFF) == 0) bytes.check_size(rows.size());
+    highest = std::max(highest, value);
+    bytes.check_size(rows.size());
   }
   if (rows.empty()) bytes.fail("empty input: no board to read");
+  const std::string ends =
+      ", which ends on line " + std::to_string(bytes.line()) + " with " + queens(rows.size());
   while (is_space(bytes.peek())) bytes.get();
-  if (bytes.peek() >= 0)
-    bytes.fail_at_line(
-        "a second board follows the first; verify checks one board (--each checks one per line)");
+  const int next = bytes.peek();
+  if (next >= '0' && next <= '9')
+    bytes.fail_at_line("a second board follows the first" + ends +
+                       "; verify checks one board (--each checks one per line)");
+  if (next >= 0)
+    bytes.fail_at_line("expected the end of input after the board" + ends + "; found " +
+                       describe_byte(next));
   for (std::size_t col = 0; col < rows.size(); ++col) {
     if (rows[col] >= rows.size())
       bytes.fail("column " + std::to_string(col + 1) + " has row " + std::to_string(rows[col] + 1) +
                  ", outside 1.." + std::to_string(rows.size()) + " for a board of " +
-                 std::to_string(rows.size()) + " queens");
+                 queens(rows.size()));
   }
   return rows;
 }
@@ -173,7 +207,7 @@ std::vector<row_t> read_cells(byte_source& bytes, std::string_view queens,
         bytes.fail_at_line(std::string("expected '") + queens[0] + "' or '" + empties[0] +
                            "', found " + describe_byte(c));
       cells.push_back(queen ? 'Q' : '.');
-      if ((cells.size() & 0xFFFF) == 0) bytes.check_size(cells.size());
+      bytes.check_size(cells.size());
     }
     if (cells.empty()) continue;
     if (n == 0) {

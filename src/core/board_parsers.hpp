@@ -14,8 +14,10 @@ namespace nq::detail {
 /// Buffered bytes from a FILE*, counting lines.
 class byte_source {
  public:
-  /// `max_queens` (0: no bound) bounds what a reader keeps; past it, resource_error.
-  byte_source(std::FILE* in, std::string name, std::uint64_t max_queens = 0);
+  /// `max_queens` (0: no bound) bounds what a reader keeps; past it, resource_error. `of_line`,
+  /// when not 0, is the line of `name` that `in` holds: every message names it.
+  byte_source(std::FILE* in, std::string name, std::uint64_t max_queens = 0,
+              std::size_t of_line = 0);
 
   int peek() { return pos_ < end_ || fill() ? static_cast<unsigned char>(buffer_[pos_]) : -1; }
   int get() {
@@ -33,14 +35,21 @@ class byte_source {
   /// Moves the unconsumed bytes to the front and reads more, so the window holds a whole
   /// block unless the input ends first.
   void refill_window();
+  /// The line the next byte is on, counting from 1.
+  std::size_t line() const { return line_; }
   /// Throws resource_error when a board of `queens` passes the bound.
-  void check_size(std::uint64_t queens) const;
+  void check_size(std::uint64_t queens) const {
+    if (max_queens_ && queens > max_queens_) refuse_size();
+  }
 
   [[noreturn]] void fail(const std::string& what) const;
   [[noreturn]] void fail_at_line(const std::string& what) const;
 
  private:
   bool fill();
+  [[noreturn]] void refuse_size() const;
+  /// "name: " or, for one line of it, "name: line N: ".
+  std::string where() const;
 
   std::FILE* in_;
   std::string name_;
@@ -48,6 +57,7 @@ class byte_source {
   std::size_t pos_ = 0, end_ = 0;
   std::size_t line_ = 1;
   std::uint64_t max_queens_;
+  bool of_line_;
 };
 
 /// Quotes a byte for a message: 'x' when printable, else its hex value.

@@ -116,6 +116,8 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
 py::object verify(py::handle rows_like) {
   const py::array given = py::module_::import("numpy").attr("asarray")(rows_like);
   if (given.ndim() != 1) throw py::value_error("rows must be one-dimensional (a row per column)");
+  // Before the type: numpy makes [] float64.
+  if (given.size() == 0) throw py::value_error("rows is empty: no board to read");
   const char kind = given.dtype().kind();
   if (kind != 'i' && kind != 'u')
     throw py::type_error("rows must hold integers, not " + std::string(py::str(given.dtype())));
@@ -134,7 +136,6 @@ py::object verify(py::handle rows_like) {
     rows = py::array_t<row_t, py::array::c_style | py::array::forcecast>::ensure(given);
   }
   const std::span<const row_t> board(rows.data(), static_cast<std::size_t>(rows.size()));
-  if (board.empty()) throw py::value_error("empty input: no board to read");
   for (std::size_t col = 0; col < board.size(); ++col)
     if (board[col] >= board.size())
       throw py::value_error("column " + std::to_string(col) + " has row " +

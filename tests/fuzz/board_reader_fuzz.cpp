@@ -1,6 +1,7 @@
 // libFuzzer target: every board reader (verify --format auto, positions, grid, matrix, json).
 // A reader may refuse input only with usage_error; a board it returns has every row in [0, n);
-// and verify's verdict must agree with the plain O(n^2) check below.
+// verify's verdict must agree with the plain O(n^2) check below; and a bound of one queen fewer
+// than the board holds is refused with resource_error.
 
 #include <stdio.h>
 
@@ -24,23 +25,41 @@ bool no_attacks(const std::vector<nq::row_t>& rows) {
   return true;
 }
 
-void check(const std::uint8_t* data, std::size_t size, nq::board_format format) {
+/// The board in `data`, read with at most `max_queens` (0: any number).
+std::vector<nq::row_t> read(const std::uint8_t* data, std::size_t size, nq::board_format format,
+                            std::uint64_t max_queens) {
   FILE* in = ::fmemopen(const_cast<std::uint8_t*>(data), size, "rb");
   if (size == 0) in = ::fopen("/dev/null", "rb");  // fmemopen refuses an empty buffer
   if (!in) std::abort();
   std::vector<nq::row_t> board;
-  bool read = false;
   try {
-    board = nq::read_board(in, format, "fuzz input");
-    read = true;
-  } catch (const nq::usage_error&) {
+    board = nq::read_board(in, format, "fuzz input", max_queens);
+  } catch (...) {
+    ::fclose(in);
+    throw;
   }
   ::fclose(in);
-  if (!read) return;
+  return board;
+}
+
+void check(const std::uint8_t* data, std::size_t size, nq::board_format format) {
+  std::vector<nq::row_t> board;
+  try {
+    board = read(data, size, format, 0);
+  } catch (const nq::usage_error&) {
+    return;
+  }
   for (const nq::row_t row : board)
     if (row >= board.size()) std::abort();  // a row off the board
   const bool valid = nq::verify_board(board).valid();
   if (valid != no_attacks(board)) std::abort();  // a false verdict, "valid" or not
+  // The memory bound holds at every size: a board of one queen more is refused.
+  if (board.size() < 2) return;
+  try {
+    read(data, size, format, board.size() - 1);
+    std::abort();
+  } catch (const nq::resource_error&) {
+  }
 }
 
 }  // namespace

@@ -65,3 +65,10 @@ def test_verify_refuses_rows_off_the_board():
         nqueens.verify([0, -1])
     with pytest.raises(ValueError, match="one-dimensional"):
         nqueens.verify([[0]])
+
+
+def test_verify_of_an_empty_board():
+    # [] is float64 to numpy: the board is empty, whatever its type.
+    for rows in ([], (), np.array([], dtype=np.uint32), np.array([], dtype=np.int64)):
+        with pytest.raises(ValueError, match="rows is empty: no board to read"):
+            nqueens.verify(rows)
