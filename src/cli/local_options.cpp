@@ -181,14 +181,17 @@ double parse_value(const parameter& p, const std::string& text) {
                       std::isfinite(value);
   const std::string option = std::string("--") + p.name;
   switch (p.check) {
-    case kind::count:
-      if (!number || value != std::floor(value) || value < p.least)
+    case kind::count: {
+      // Read from the text, as every whole-number option is: 2.0000000000000001 is no count.
+      const whole_reading read = read_whole_number(text);
+      if (!read.whole || (!read.too_large && static_cast<double>(read.value) < p.least))
         throw usage_error(option + " must be a whole number of at least " +
                           std::to_string(static_cast<long long>(p.least)) + ", got '" + text + "'");
-      if (value > p.most)
+      if (read.too_large || static_cast<double>(read.value) > p.most)
         throw usage_error(option + " must be at most " +
                           std::to_string(static_cast<long long>(p.most)) + ", got '" + text + "'");
-      break;
+      return static_cast<double>(read.value);
+    }
     case kind::probability:
       if (!number || value < 0 || value > 1)
         throw usage_error(option + " must be a probability in [0, 1], got '" + text + "'");
