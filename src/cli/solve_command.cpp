@@ -204,7 +204,7 @@ solve_request parse_request(int argc, char** argv) {
     if (request.chains > (std::uint64_t{1} << 32))
       throw usage_error("--chains must be at most 4294967296");
   }
-  if (args.count("chain")) request.chain = parse_seed(args["chain"].as<std::string>());
+  if (args.count("chain")) request.chain = parse_whole("--chain", args["chain"].as<std::string>());
   if (args.count("device")) {
     request.device = parse_device(args["device"].as<std::string>());
     if (!request.chains) request.chains = 1;
