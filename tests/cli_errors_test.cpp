@@ -137,6 +137,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "--max-memory applies to bfs only"},
         bad_input{
             "systematic_too_big", {"solve", "-n", "6000", "--algo", "dfs"}, 2, "above its limit"},
+        bad_input{"systematic_limit_before_memory",
+                  {"solve", "-n", "4294967295", "--algo", "backtrack", "--memory-limit", "1G"},
+                  2,
+                  "above its limit of 5000"},
         bad_input{"solutions_limit_zero",
                   {"solutions", "-n", "8", "--limit", "0"},
                   2,

@@ -146,6 +146,9 @@ solve_request parse_request(int argc, char** argv) {
                                                        : "min-conflicts";
   if (!find_algorithm(request.algorithm))
     throw usage_error("unknown algorithm '" + request.algorithm + "' (see nqueens algorithms)");
+  // An algorithm's own limit on n comes before the memory check, which would only say that
+  // 4294967295 queens do not fit.
+  if (is_systematic(request.algorithm)) check_systematic_n(request.n);
   request.seed = parse_seed(args["seed"].as<std::string>());
   if (args.count("max-steps"))
     request.limits.max_steps = parse_positive("--max-steps", args["max-steps"].as<std::string>());
