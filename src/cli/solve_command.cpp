@@ -154,6 +154,13 @@ solve_request parse_request(int argc, char** argv) {
     request.limits.max_steps = parse_positive("--max-steps", args["max-steps"].as<std::string>());
   if (args.count("time-limit"))
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+  // The construction is one pass with no steps to count or clock to read: a limit given to it
+  // would be ignored, as any option an algorithm does not read would.
+  if (request.algorithm == "constructive")
+    for (const char* option : {"max-steps", "time-limit"})
+      if (args.count(option))
+        throw usage_error(std::string("--") + option +
+                          " does not apply to constructive (it builds the board in one pass)");
   request.format = parse_solve_format(
       args.count("format") ? args["format"].as<std::string>() : std::string(), request.n);
   if (args.count("output")) request.output = args["output"].as<std::string>();
