@@ -204,6 +204,19 @@ batch_request parse_request(int argc, char** argv) {
     request.sweep = parse_sweep(args["sweep"].as<std::string>());
     // Every point is checked before the first batch runs.
     for (const auto& axis : request.sweep) {
+      // A second value for the same setting would silently win over the first.
+      for (const auto& other : request.sweep) {
+        if (&other == &axis) break;
+        const bool step_limits = axis.name != "time-limit" && is_limit_axis(axis.name) &&
+                                 other.name != "time-limit" && is_limit_axis(other.name);
+        if (other.name == axis.name || step_limits)
+          throw usage_error("--sweep sets " + (step_limits ? "the step limit" : axis.name) +
+                            " twice (" + other.name + ", then " + axis.name +
+                            "): give each parameter once");
+      }
+      if (!is_limit_axis(axis.name) && args.count(option_key(axis.name.c_str())))
+        throw usage_error("--sweep " + axis.name + " and --" + axis.name + " both set " +
+                          axis.name + ": give one");
       const bool time = axis.name == "time-limit";
       for (const char* given : {"max-steps", "generations", "time-limit"})
         if (is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))

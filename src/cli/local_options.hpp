@@ -16,6 +16,10 @@ namespace nq::cli {
 /// Adds every algorithm option to a command's options, in an "algorithm options" group.
 void add_local_options(cxxopts::Options& options);
 
+/// The key an algorithm option is registered under: its name, but "jump-p" and "jump-q" for
+/// "p" and "q", which cxxopts would take as short options.
+std::string option_key(const char* name);
+
 /// argv with "--p" and "--q" (which cxxopts cannot parse) renamed to the keys they are
 /// registered under. Commands with algorithm options parse this instead of argv.
 std::vector<std::string> spell_out_options(int argc, char** argv);
