@@ -23,5 +23,16 @@ TEST(CliOptions, EveryWholeNumberOptionTakesScientificNotation) {
   EXPECT_NE(chain.code, 2) << chain.err;
 }
 
+TEST(CliOptions, FloorsAndQueensPerJumpAreCheckedOnTheSettingsThatRun) {
+  scratch_dir dir;
+  // The swept t0 is above --t-min at every point, though the default t0 (64) is not.
+  const auto swept = run_cli(dir, {"batch", "-n", "8", "--algo", "sa", "--t-min", "100", "--sweep",
+                                   "t0=200:300:100", "--runs", "2", "--max-steps", "10"});
+  EXPECT_EQ(swept.code, 0) << swept.err;
+  // hc-memory's default of 4 queens per jump is no refusal on a smaller board.
+  const auto small = run_cli(dir, {"solve", "-n", "1", "--algo", "hc-memory"});
+  EXPECT_EQ(small.code, 0) << small.err;
+}
+
 }  // namespace
 }  // namespace nq

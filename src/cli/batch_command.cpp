@@ -134,10 +134,25 @@ void set_sweep_value(local_search_settings& algorithm, search_limits& limits, in
       throw usage_error("--sweep " + name +
                         ": a share of n must be above 0% and at most 100%, got '" + value + "'");
     const double queens = std::max(1.0, std::round(share * static_cast<double>(n)));
-    set_local_parameter(algorithm, name, std::to_string(static_cast<std::uint64_t>(queens)));
+    set_local_parameter(algorithm, n, name, std::to_string(static_cast<std::uint64_t>(queens)));
   } else {
-    set_local_parameter(algorithm, name, value);
+    set_local_parameter(algorithm, n, name, value);
   }
+}
+
+/// Every point of the grid, the first axis varying slowest.
+std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>& axes) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const auto& axis : axes) {
+    std::vector<std::vector<std::string>> grown;
+    for (const auto& point : points)
+      for (const auto& value : axis.values) {
+        grown.push_back(point);
+        grown.back().push_back(value);
+      }
+    points = std::move(grown);
+  }
+  return points;
 }
 
 batch_request parse_request(int argc, char** argv) {
@@ -200,6 +215,7 @@ batch_request parse_request(int argc, char** argv) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
     request.runs_csv = args["runs-csv"].as<std::string>();
   }
+  if (!args.count("sweep")) check_local_floors(request.algorithm, request.n);
   if (args.count("sweep")) {
     request.sweep = parse_sweep(args["sweep"].as<std::string>());
     // Every point is checked before the first batch runs.
@@ -222,11 +238,13 @@ batch_request parse_request(int argc, char** argv) {
         if (is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))
           throw usage_error("--sweep " + axis.name + " and --" + given + " both set the " +
                             (time ? "time" : "step") + " limit: give one");
-      for (const auto& value : axis.values) {
-        auto probe = request.algorithm;
-        auto limits = request.batch.limits;
-        set_sweep_value(probe, limits, request.n, axis.name, value);
-      }
+    }
+    for (const auto& point : grid_points(request.sweep)) {
+      auto probe = request.algorithm;
+      auto limits = request.batch.limits;
+      for (std::size_t i = 0; i < point.size(); ++i)
+        set_sweep_value(probe, limits, request.n, request.sweep[i].name, point[i]);
+      check_local_floors(probe, request.n);
     }
   }
   return request;
@@ -367,21 +385,6 @@ nlohmann::ordered_json record_of(const batch_request& request,
   }
   record["by_rank"] = std::move(by_rank);
   return record;
-}
-
-/// Every point of the grid, the first axis varying slowest.
-std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>& axes) {
-  std::vector<std::vector<std::string>> points{{}};
-  for (const auto& axis : axes) {
-    std::vector<std::vector<std::string>> grown;
-    for (const auto& point : points)
-      for (const auto& value : axis.values) {
-        grown.push_back(point);
-        grown.back().push_back(value);
-      }
-    points = std::move(grown);
-  }
-  return points;
 }
 
 /// Every point's record, and the table the text format prints.

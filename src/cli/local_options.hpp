@@ -46,9 +46,13 @@ void read_generations(const cxxopts::ParseResult& args, search_limits& limits);
 void reject_local_options(const cxxopts::ParseResult& args, const std::string& algorithm);
 
 /// Sets one numeric parameter by its option name ("p", "q", "sideways", ...), validated as
-/// the option is; used by --sweep.
-void set_local_parameter(local_search_settings& settings, const std::string& name,
+/// the option is on a board of n queens; used by --sweep.
+void set_local_parameter(local_search_settings& settings, index_t n, const std::string& name,
                          const std::string& value);
+
+/// Refuses a floor above its start: --t-min above --t0 (sa), --p-min above --p (hc-anneal-p).
+/// Asked once the settings are whole: after parse_local_options, or at every point of a sweep.
+void check_local_floors(const local_search_settings& settings, index_t n);
 
 /// The parameters `algorithm` reads, with their current values, for reports.
 std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,

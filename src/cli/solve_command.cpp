@@ -178,6 +178,7 @@ solve_request parse_request(int argc, char** argv) {
   request.local = select_local_algorithm(request.algorithm, args);
   if (request.local) {
     request.local_settings = parse_local_options(args, *request.local, request.n);
+    check_local_floors(request.local_settings, request.n);
     check_local_size(*request.local, request.n);
     read_generations(args, request.limits);
   } else {
