@@ -34,5 +34,29 @@ TEST(CliOptions, FloorsAndQueensPerJumpAreCheckedOnTheSettingsThatRun) {
   EXPECT_EQ(small.code, 0) << small.err;
 }
 
+TEST(CliOptions, ASwitchMeansItsValue) {
+  scratch_dir dir;
+  const auto accepts = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"solve",       "-n", "8",  "--algo", "sa",
+                                  "--max-steps", "10", "-f", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(dir, args);
+    EXPECT_NE(r.code, 2) << r.err;
+    return r.out.find("\"accept-equal\":1.0") != std::string::npos;
+  };
+  EXPECT_TRUE(accepts({}));
+  EXPECT_TRUE(accepts({"--reject-equal=false"}));
+  EXPECT_TRUE(accepts({"--reject-equal=0"}));
+  EXPECT_TRUE(accepts({"--accept-equal=true"}));
+  EXPECT_FALSE(accepts({"--reject-equal"}));
+  EXPECT_FALSE(accepts({"--reject-equal=true"}));
+  EXPECT_FALSE(accepts({"--reject-equal=1"}));
+  EXPECT_FALSE(accepts({"--accept-equal=false"}));
+  // Every command's switches, not only the algorithms'.
+  const auto count = run_cli(dir, {"count", "-n", "6", "-q", "--unique=false"});
+  EXPECT_EQ(count.code, 0) << count.err;
+  EXPECT_EQ(count.out.find("unique"), std::string::npos) << count.out;
+}
+
 }  // namespace
 }  // namespace nq

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <set>
+#include <vector>
 
 #include "nqueens/error.hpp"
 
@@ -27,6 +29,64 @@ void refuse_repeated_options(const cxxopts::ParseResult& result) {
       throw usage_error("--" + name + " is given more than once ('" + given[j].value() +
                         "', then '" + given[i].value() + "'): give it once");
     }
+}
+
+/// Which names (long and short) are switches and which take a value.
+struct option_kinds {
+  std::set<std::string> switches, takes_value;
+};
+
+option_kinds kinds_of(const cxxopts::Options& options) {
+  option_kinds kinds;
+  for (const auto& group : options.groups())
+    for (const auto& o : options.group_help(group).options) {
+      auto& names = o.is_boolean ? kinds.switches : kinds.takes_value;
+      if (!o.s.empty()) names.insert(o.s);
+      names.insert(o.l.begin(), o.l.end());
+    }
+  return kinds;
+}
+
+/// argv with every switch written with a value (--quiet=false) as what the value means: =true
+/// or =1 is the switch alone, =false or =0 leaves it out, anything else is refused. cxxopts
+/// counts --quiet=false as given, which would turn the switch on.
+std::vector<std::string> read_switch_values(const cxxopts::Options& options, int argc,
+                                            char** argv) {
+  const option_kinds kinds = kinds_of(options);
+  std::vector<std::string> out(argv, argv + std::min(argc, 1));
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    out.emplace_back(arg);
+    if (arg == "--") {
+      out.insert(out.end(), argv + i + 1, argv + argc);
+      break;
+    }
+    if (arg.starts_with("--")) {
+      const std::size_t eq = std::min(arg.find('='), arg.size());
+      const std::string name(arg.substr(2, eq - 2));
+      if (eq == arg.size()) {
+        if (kinds.takes_value.contains(name) && i + 1 < argc) out.emplace_back(argv[++i]);
+        continue;
+      }
+      if (!kinds.switches.contains(name)) continue;
+      const std::string_view value = arg.substr(eq + 1);
+      out.pop_back();
+      if (value == "true" || value == "1")
+        out.push_back("--" + name);
+      else if (value != "false" && value != "0")
+        throw usage_error("--" + name + " is a switch: give it alone or as --" + name +
+                          "=true or =false (1 or 0), not '" + printable(value) + "'");
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      // Grouped short options (-qo FILE): the first that takes a value takes the rest of the
+      // word, or the next word when it comes last.
+      for (std::size_t c = 1; c < arg.size(); ++c)
+        if (kinds.takes_value.contains(std::string(1, arg[c]))) {
+          if (c + 1 == arg.size() && i + 1 < argc) out.emplace_back(argv[++i]);
+          break;
+        }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -135,7 +195,10 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
                                         const char* positional) {
   try {
     if (positional) options.parse_positional({positional});
-    auto result = options.parse(argc, argv);
+    const std::vector<std::string> args = read_switch_values(options, argc, argv);
+    std::vector<const char*> pointers;
+    for (const auto& a : args) pointers.push_back(a.c_str());
+    auto result = options.parse(static_cast<int>(pointers.size()), pointers.data());
     if (!result.unmatched().empty())
       throw usage_error("unexpected argument '" + result.unmatched().front() + "' (see --help)");
     refuse_repeated_options(result);

@@ -385,13 +385,22 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
 
 std::vector<std::string> spell_out_options(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
-  for (auto& a : args)
+  for (auto& a : args) {
+    // Left out, as a false switch is, it would mean the opposite: the default.
+    if (a == "--accept-equal=false" || a == "--accept-equal=0") a = "--reject-equal";
     for (const char* letter : {"p", "q"}) {
       const std::string spelled = std::string("--") + letter;
       if (a == spelled || a.starts_with(spelled + "="))
         a = "--" + option_key(letter) + a.substr(spelled.size());
     }
+  }
   return args;
+}
+
+bool is_local_switch(std::string_view name) {
+  for (const char* flag : {"accept-equal", "reject-equal", "plateau-jump", "stochastic"})
+    if (name == flag) return true;
+  return false;
 }
 
 std::string local_help(std::string text) {

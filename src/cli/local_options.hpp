@@ -6,6 +6,7 @@
 #include <cxxopts.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,9 @@ std::string option_key(const char* name);
 /// argv with "--p" and "--q" (which cxxopts cannot parse) renamed to the keys they are
 /// registered under. Commands with algorithm options parse this instead of argv.
 std::vector<std::string> spell_out_options(int argc, char** argv);
+
+/// Whether `name` is an algorithm option that is a switch (--reject-equal, --stochastic, ...).
+bool is_local_switch(std::string_view name);
 
 /// Help text with those keys shown as "--p" and "--q" again.
 std::string local_help(std::string text);

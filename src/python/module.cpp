@@ -71,7 +71,7 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
                     const std::string& device, py::handle max_steps, py::handle time_limit,
                     bool trace, const py::kwargs& settings) {
   command_line line("solve");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("seed", seed);
   if (threads) line.option("threads", std::to_string(threads));
@@ -82,7 +82,7 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   line.settings(settings,
                 {"queens", "algo", "seed", "threads", "device", "max-steps", "time-limit", "format",
                  "output", "quiet", "help", "trace"},
-                "solve");
+                "solve", {"randomize"});
   std::vector<trace_record> rows;
   auto run = run_interruptible<cli::shell_solve>([&](const std::atomic<bool>* stop) {
     cli::shell_solve hooks;
@@ -148,7 +148,7 @@ py::object verify(py::handle rows_like) {
 py::object count(py::handle n, bool unique, unsigned threads, const std::string& device,
                  py::handle checkpoint) {
   command_line line("count");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   if (unique) line.flag("unique");
   if (threads) line.option("threads", std::to_string(threads));
   line.option("device", device);
@@ -179,7 +179,7 @@ py::object batch_json(command_line& line, const py::kwargs& settings, const char
 py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
                  const std::string& device, const py::kwargs& settings) {
   command_line line("batch");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
   line.option("seed", seed);
@@ -215,7 +215,7 @@ std::string sweep_spec(py::handle grid) {
 py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
                  py::handle seed, const std::string& device, const py::kwargs& settings) {
   command_line line("batch");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
   line.option("seed", seed);
@@ -238,7 +238,7 @@ py::list list_algorithms() {
 
 std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
   command_line line("solutions");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   if (!limit.is_none()) line.option("limit", limit);
   line.flag("quiet");
   return std::make_unique<solution_stream>(std::move(line));

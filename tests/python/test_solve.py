@@ -18,6 +18,11 @@ CASES = [
     (8, "ga", 4, {"population": 40}, ["--population", "40"]),
     (5000, "parallel", 6, {}, ["--device", "auto"]),
     (1, "min-conflicts", 1, {}, []),
+    # A switch means its value: 0 and False are off, and accept_equal=False rejects.
+    (8, "sa", 5, {"reject_equal": 0}, []),
+    (8, "sa", 5, {"reject_equal": 1}, ["--reject-equal"]),
+    (8, "sa", 5, {"accept_equal": False}, ["--reject-equal"]),
+    (8, "beam", 3, {"stochastic": 0}, []),
 ]
 
 
