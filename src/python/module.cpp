@@ -145,6 +145,17 @@ py::object verify(py::handle rows_like) {
   return to_python(cli::verify_record(report));
 }
 
+/// A path given as str, bytes or os.PathLike, as the file system spells it; anything else (a
+/// number would have named a file "5") is a TypeError.
+std::string path_text(py::handle path, const char* function, const char* keyword) {
+  if (!py::isinstance<py::str>(path) && !py::isinstance<py::bytes>(path) &&
+      !py::hasattr(path, "__fspath__"))
+    throw py::type_error(std::string(function) + "() " + keyword +
+                         " takes a path (str or os.PathLike), not " +
+                         std::string(py::str(path.get_type().attr("__name__"))));
+  return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
+
 py::object count(py::handle n, bool unique, unsigned threads, const std::string& device,
                  py::handle checkpoint) {
   command_line line("count");
@@ -152,7 +163,8 @@ py::object count(py::handle n, bool unique, unsigned threads, const std::string&
   if (unique) line.flag("unique");
   if (threads) line.option("threads", std::to_string(threads));
   line.option("device", device);
-  if (!checkpoint.is_none()) line.option("checkpoint", py::str(checkpoint).cast<std::string>());
+  if (!checkpoint.is_none())
+    line.option("checkpoint", path_text(checkpoint, "count", "checkpoint"));
   line.flag("quiet");
   const auto record = run_interruptible<nlohmann::ordered_json>([&](const std::atomic<bool>* stop) {
     auto argv = line.argv();
@@ -195,6 +207,9 @@ std::string sweep_spec(py::handle grid) {
     throw py::type_error("grid must be a string (p=0.05:0.3:0.05,q=1:4) or a dict");
   std::string spec;
   for (const auto& [key, value] : grid.cast<py::dict>()) {
+    if (!py::isinstance<py::str>(key))
+      throw py::type_error("grid keys are parameter names (str), not " +
+                           std::string(py::str(key.get_type().attr("__name__"))));
     std::string name = key.cast<std::string>();
     std::replace(name.begin(), name.end(), '_', '-');
     std::string values;

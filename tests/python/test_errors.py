@@ -57,6 +57,17 @@ def test_type_errors():
         nqueens.verify(np.array([0.5, 1.5]))
 
 
+def test_checkpoint_paths_and_grid_names_are_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match=r"count\(\) checkpoint takes a path .*, not int"):
+        nqueens.count(8, checkpoint=5)
+    assert not (tmp_path / "5").exists()
+    record = nqueens.count(8, checkpoint=tmp_path / "ck.json")
+    assert record["solutions"] == 92 and (tmp_path / "ck.json").exists()
+    with pytest.raises(TypeError, match=r"grid keys are parameter names \(str\), not int"):
+        nqueens.sweep(8, "hc-random-p", 10, {5: (1, 2)})
+
+
 def test_batch_without_solutions():
     with pytest.raises(ValueError, match="no solution exists for n=3; no runs made"):
         nqueens.batch(3, "hc")
