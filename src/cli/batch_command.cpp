@@ -438,11 +438,12 @@ std::string no_solution(const batch_request& request) {
   return "no solution exists for n=" + std::to_string(request.n) + "; no runs made";
 }
 
-/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend.
-std::unique_ptr<batch_backend> prepare(const batch_request& request) {
+/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend; `note` says
+/// why --device auto took the CPU.
+std::unique_ptr<batch_backend> prepare(const batch_request& request, std::string& note) {
   check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
   return choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
-                        request.quiet, "batch");
+                        note);
 }
 
 /// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text.
@@ -481,7 +482,8 @@ int run_batch_command(int argc, char** argv) {
     if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
   }
-  const auto backend = prepare(request);
+  std::string note;
+  const auto backend = prepare(request, note);
   // Ctrl-C or a polite kill stops the batch: the runs it cut short are dropped, and the report
   // (and --runs-csv) describe runs 0..k-1, all finished, written whole. Set before the outputs
   // open, so that a signal that comes once their temporaries exist stops the batch.
@@ -518,6 +520,8 @@ int run_batch_command(int argc, char** argv) {
                                             : records.dump() + "\n");
   if (csv) csv->commit();
   output->commit();
+  // Said once the report is written: a failure to write it is the one line a refusal makes.
+  if (!note.empty() && !request.quiet) std::fprintf(stderr, "nqueens batch: %s\n", note.c_str());
   if (interrupted.load()) {
     const nlohmann::ordered_json& last = records.is_array() ? records.back() : records;
     const auto runs = last["runs"].get<std::uint64_t>();
@@ -536,7 +540,8 @@ nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bo
   batch_request request = parse_request(argc, argv);
   if (!solution_exists(request.n)) throw usage_error(no_solution(request));
   request.batch.limits.stop = stop;
-  const auto backend = prepare(request);
+  std::string note;  // the caller (Python) asked quietly
+  const auto backend = prepare(request, note);
   nlohmann::ordered_json records;
   std::string text;
   run_request(request, *backend, nullptr, records, text);

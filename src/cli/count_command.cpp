@@ -434,12 +434,13 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  if (where.gpus.empty() && where.ranks.empty() &&
-      (request.device == "auto" || request.device == "all") && request.n >= 4 && !request.quiet)
-    std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
   output.sink().write(request.json ? json_record(request, result, where).dump() + "\n"
                                    : text_line(request, result, where));
   output.commit();
+  // Said once the result is written: a failure to write it is the one line a refusal makes.
+  if (where.gpus.empty() && where.ranks.empty() &&
+      (request.device == "auto" || request.device == "all") && request.n >= 4 && !request.quiet)
+    std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
   if (result.solutions == 0) {
     std::fprintf(stderr, "nqueens count: no solution exists for n=%d\n", request.n);
     return exit_unsolved;

@@ -65,6 +65,7 @@ struct chain_report {
   std::string device_name;
   unsigned threads = 0;        // parallel on the CPU: the threads it ran on
   double kernel_seconds = -1;  // lattice on the GPU: its launches, by CUDA events
+  std::string note;            // why --device auto ran on the CPU, said once the result is written
 };
 
 bool is_parallel(const solve_request& request) { return request.algorithm == "parallel"; }
@@ -307,7 +308,7 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
 /// and trace (see solve_chains): exactly what `--chain I` gives on the CPU.
 solve_result run_chains(solve_request& request, trace_writer* trace, chain_report& report) {
   const auto backend =
-      choose_backend(request.device, request.local_settings, request.n, 0, request.quiet, "solve");
+      choose_backend(request.device, request.local_settings, request.n, 0, report.note);
   report.device = backend->device();
   report.device_name = backend->device_name();
   chains_settings settings;
@@ -548,9 +549,9 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       // The GPU keeps a solved board unless something shows or writes it.
       const bool copy_board = shell || request.format != solve_format::summary;
       result = is_lattice(request)
-                   ? solve_lattice_on(request.device, request.n, settings, copy_board,
-                                      request.quiet, show, report.device, &report.kernel_seconds)
-                   : solve_placement_on(request.device, request.n, settings, request.quiet, show,
+                   ? solve_lattice_on(request.device, request.n, settings, copy_board, report.note,
+                                      show, report.device, &report.kernel_seconds)
+                   : solve_placement_on(request.device, request.n, settings, report.note, show,
                                         report.device);
     } catch (const std::bad_alloc&) {
       throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
@@ -576,6 +577,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     write_result(output->sink(), request, result, report);
     output->commit();
   }
+  if (!report.note.empty() && !request.quiet)
+    std::fprintf(stderr, "nqueens solve: %s\n", report.note.c_str());
   const bool solved = result.solved;
   if (shell) {
     shell->device = report.device;
