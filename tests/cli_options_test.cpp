@@ -58,5 +58,23 @@ TEST(CliOptions, ASwitchMeansItsValue) {
   EXPECT_EQ(count.out.find("unique"), std::string::npos) << count.out;
 }
 
+TEST(CliOptions, HelpGivesEachDefaultOnce) {
+  scratch_dir dir;
+  for (const std::string command : {"count", "batch"}) {
+    const auto help = run_cli(dir, {command, "--help"});
+    ASSERT_EQ(help.code, 0) << help.err;
+    // The option's lines: up to the next line that starts another option.
+    const auto at = help.out.find("--threads arg");
+    ASSERT_NE(at, std::string::npos) << help.out;
+    auto end = help.out.find('\n', at);
+    while (end != std::string::npos &&
+           help.out.find_first_not_of(' ', end + 1) != help.out.find('-', end + 1))
+      end = help.out.find('\n', end + 1);
+    const std::string threads = help.out.substr(at, end - at);
+    EXPECT_NE(threads.find("(default: all"), std::string::npos) << threads;
+    EXPECT_EQ(threads.find("default", threads.find("default") + 1), std::string::npos) << threads;
+  }
+}
+
 }  // namespace
 }  // namespace nq

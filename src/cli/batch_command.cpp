@@ -166,7 +166,7 @@ batch_request parse_request(int argc, char** argv) {
       ("n,queens", "number of queens", cxxopts::value<std::string>())
       ("a,algo", "algorithm (required): a local search from `nqueens algorithms`", cxxopts::value<std::string>())
       ("r,runs", "independent runs", cxxopts::value<std::string>()->default_value("1000"))
-      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
+      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>())
       ("s,seed", "random seed; run i uses stream (seed, i)", cxxopts::value<std::string>()->default_value("1"))
       ("max-steps", "per run: give up after this many steps (default: the algorithm's)", cxxopts::value<std::string>())
       ("time-limit", "per run: give up after this many seconds", cxxopts::value<std::string>())
@@ -195,7 +195,8 @@ batch_request parse_request(int argc, char** argv) {
   request.algorithm = parse_local_options(args, *algorithm, request.n);
   check_local_size(*algorithm, request.n);
   request.batch.runs = parse_positive("--runs", args["runs"].as<std::string>());
-  const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+  const std::uint64_t threads = parse_positive(
+      "--threads", args.count("threads") ? args["threads"].as<std::string>() : cores);
   if (threads > 1024)
     throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
   request.batch.threads = static_cast<unsigned>(threads);

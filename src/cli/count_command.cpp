@@ -59,7 +59,7 @@ count_request parse_request(int argc, char** argv) {
   options.add_options()
       ("n,queens", "number of queens, 1 to 32", cxxopts::value<std::string>())
       ("u,unique", "also count the fundamental solutions")
-      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
+      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>())
       ("checkpoint", "record finished work in FILE and resume from it", cxxopts::value<std::string>())
       ("checkpoint-interval", "seconds between checkpoint writes", cxxopts::value<std::string>()->default_value("10"))
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
@@ -80,7 +80,8 @@ count_request parse_request(int argc, char** argv) {
                       std::to_string(n) + " (the count itself would take longer than anyone has)");
   request.n = static_cast<int>(n);
   request.unique = args.count("unique") > 0;
-  const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+  const std::uint64_t threads = parse_positive(
+      "--threads", args.count("threads") ? args["threads"].as<std::string>() : cores);
   if (threads > 1024)
     throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
   request.threads = static_cast<unsigned>(threads);
