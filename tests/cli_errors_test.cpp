@@ -199,6 +199,12 @@ INSTANTIATE_TEST_SUITE_P(
             "belongs to a count for n=8",
             R"({"format": "nqueens-count-checkpoint", "version": 3, "n": 8, "split": "frames", "subproblems": 78, "done": []})"},
         bad_input{
+            "count_checkpoint_negative_index",
+            {"count", "-n", "8", "--checkpoint", "input"},
+            2,
+            "a subproblem index is negative (-1)",
+            R"({"format": "nqueens-count-checkpoint", "version": 3, "n": 8, "split": "frames", "subproblems": 78, "done": [[-1, 0, 0]]})"},
+        bad_input{
             "count_unknown_format", {"count", "-n", "8", "-f", "xml"}, 2, "unknown format 'xml'"},
         bad_input{"p_above_one",
                   {"solve", "-n", "8", "--algo", "hc-random-p", "--p", "1.5"},
