@@ -352,6 +352,8 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   if (stopped_placing(request, result)) {
     record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
     record["unplaced"] = result.unplaced;
+  } else if (!solution_exists(request.n)) {
+    record["conflicts"] = nullptr;  // n = 2, 3: no board was made, so none has pairs to count
   } else {
     record["conflicts"] = result.conflicts;
   }

@@ -100,8 +100,12 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   solve_result& result = run.result;
   out.solved = result.solved;
   out.unplaced = result.unplaced;
-  out.conflicts = algo == "parallel" && !result.solved ? py::object(py::none())
-                                                       : py::object(py::int_(result.conflicts));
+  // None where the JSON record has null: a placement stopped with queens unplaced, and n = 2
+  // or 3, where no board was made.
+  const bool no_board = result.queen_row.empty() && !result.solved;
+  out.conflicts = (algo == "parallel" && !result.solved) || no_board
+                      ? py::object(py::none())
+                      : py::object(py::int_(result.conflicts));
   out.steps = result.steps;
   out.restarts = result.restarts;
   out.seconds = result.seconds;

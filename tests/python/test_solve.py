@@ -38,6 +38,14 @@ def test_solve_matches_cli(n, algo, seed, settings, options):
     assert result.trace is None
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_no_board_has_no_conflicts_to_count(n):
+    result = nqueens.solve(n)
+    record = cli_json("solve", "-n", n, "-f", "json")
+    assert not result.solved and result.rows.size == 0
+    assert result.conflicts is None and record["conflicts"] is None
+
+
 def test_rows_are_the_solvers_own_board():
     result = nqueens.solve(100000, seed=3)
     assert result.solved
