@@ -59,6 +59,37 @@ TEST(CliShell, ShortensLongWordsInErrors) {
   EXPECT_NE(r.err.find("more bytes)"), std::string::npos) << r.err;
 }
 
+TEST(CliShell, ShowsANulByteInAnErrorAndTheRestOfTheLine) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, std::string("new 8\0x\n", 8));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("got '8\\x00x'"), std::string::npos) << r.err;
+}
+
+TEST(CliShell, RefusesWordsAfterACommandThatTakesNone) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, "new 8 1\nshow x\nquit now\nhelp me\nshow\n");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(test::count_lines(r.err), 3u) << r.err;
+  EXPECT_NE(r.err.find("error: 'show' takes nothing after it, got 'x'"), std::string::npos);
+  EXPECT_NE(r.err.find("error: 'quit' takes nothing after it, got 'now'"), std::string::npos);
+  // It carried on past "quit now" to the last show: the board twice in all.
+  std::size_t boards = 0;
+  for (auto at = r.out.find("8 queens,"); at != std::string::npos;
+       at = r.out.find("8 queens,", at + 1))
+    ++boards;
+  EXPECT_EQ(boards, 2u) << r.out;
+}
+
+TEST(CliShell, ANegativeNumberOfRunsIsRefusedAsRuns) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"shell"}, "new 8 1\nbatch hc -5\n");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--runs must be a positive whole number, got '-5'"), std::string::npos)
+      << r.err;
+}
+
 TEST(CliVerify, RefusesSeveralBoardsOnOneStream) {
   scratch_dir dir;
   const auto listed = run_cli(dir, {"solutions", "-n", "8"});

@@ -186,7 +186,7 @@ TEST(CliBatch, DeviceChoiceWithoutAGpu) {
   const auto automatic =
       run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "-f", "json"});
   EXPECT_EQ(automatic.code, 0);
-  EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
+  EXPECT_NE(automatic.err.find("ran on the CPU"), std::string::npos) << automatic.err;
   EXPECT_EQ(nlohmann::json::parse(automatic.out)["device"], "cpu");
   const auto quiet = run_cli(dir, {"batch", "-n", "8", "--algo", "hc", "--runs", "10", "-q"});
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
@@ -240,7 +240,7 @@ TEST(CliBatch, PopulationSearchesChooseTheirDevice) {
     const auto automatic = run_cli(
         dir, {"solve", "-n", "8", "--algo", algo, "--device", "auto", "--seed", "6", "-f", "json"});
     ASSERT_TRUE(automatic.code == 0 || automatic.code == 1) << automatic.err;
-    EXPECT_NE(automatic.err.find("running on the CPU"), std::string::npos) << automatic.err;
+    EXPECT_NE(automatic.err.find("ran on the CPU"), std::string::npos) << automatic.err;
     const auto plain =
         run_cli(dir, {"solve", "-n", "8", "--algo", algo, "--seed", "6", "-f", "json"});
     const auto a = nlohmann::json::parse(automatic.out), b = nlohmann::json::parse(plain.out);

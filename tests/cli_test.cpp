@@ -127,6 +127,7 @@ TEST(Cli, TwoAndThreeAreAnsweredAtOnce) {
     const auto record = nlohmann::json::parse(json.out);
     EXPECT_EQ(record["solved"], false);
     EXPECT_TRUE(record["rows"].is_null());
+    EXPECT_TRUE(record["conflicts"].is_null()) << "no board, so no pairs to count";
     const auto summary = run_cli(dir, {"solve", "-n", n, "-f", "summary"});
     EXPECT_EQ(summary.out, "n=" + n + ": no solution exists\n");
   }

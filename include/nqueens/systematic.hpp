@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 
+#include "nqueens/error.hpp"
 #include "nqueens/solver.hpp"
 
 namespace nq {
@@ -17,6 +19,15 @@ namespace nq {
 /// @brief The largest n the systematic solvers take: they explore exponentially many partial
 /// boards, and the recursive ones go one call deeper per column.
 inline constexpr index_t max_systematic_n = 5000;
+
+/// @brief Refuses (usage_error) n above max_systematic_n, saying why; the CLI asks before it
+/// checks memory, so a huge n hears of this limit rather than of its memory.
+inline void check_systematic_n(index_t n) {
+  if (n > max_systematic_n)
+    throw usage_error(
+        "systematic search explores exponentially many boards: n=" + std::to_string(n) +
+        " is above its limit of " + std::to_string(max_systematic_n) + " (use min-conflicts)");
+}
 
 struct systematic_settings {
   bool randomize = false;  ///< shuffle each node's row order from `seed` (not for bfs)

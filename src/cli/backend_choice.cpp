@@ -45,7 +45,7 @@ std::vector<int> parse_device_list(const std::string& text) {
 
 std::unique_ptr<batch_backend> choose_backend(const std::string& device,
                                               const local_search_settings& algorithm, index_t n,
-                                              unsigned threads, bool quiet, const char* command) {
+                                              unsigned threads, std::string& note) {
   if (device == "cpu") return make_cpu_backend(threads);
   std::string why = "no CUDA device";
 #if NQ_WITH_CUDA
@@ -67,12 +67,12 @@ std::unique_ptr<batch_backend> choose_backend(const std::string& device,
     throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   why += " (built without CUDA)";
 #endif
-  if (!quiet) std::fprintf(stderr, "nqueens %s: %s; running on the CPU\n", command, why.c_str());
+  note = why + "; ran on the CPU";
   return make_cpu_backend(threads);
 }
 
 solve_result solve_placement_on(const std::string& device, index_t n,
-                                const placement_settings& settings, bool quiet,
+                                const placement_settings& settings, std::string& note,
                                 const progress_fn& progress, std::string& used) {
   used = "cpu";
   if (device == "cpu") return solve_placement(n, settings, progress);
@@ -88,13 +88,13 @@ solve_result solve_placement_on(const std::string& device, index_t n,
     throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   const char* why = "no CUDA device (built without CUDA)";
 #endif
-  if (!quiet) std::fprintf(stderr, "nqueens solve: %s; running on the CPU\n", why);
+  note = std::string(why) + "; ran on the CPU";
   return solve_placement(n, settings, progress);
 }
 
 solve_result solve_lattice_on(const std::string& device, index_t n,
-                              const placement_settings& settings, bool copy_board, bool quiet,
-                              const progress_fn& progress, std::string& used,
+                              const placement_settings& settings, bool copy_board,
+                              std::string& note, const progress_fn& progress, std::string& used,
                               double* kernel_seconds) {
   used = "cpu";
   if (device == "cpu") return solve_lattice(n, settings, progress);
@@ -131,7 +131,7 @@ solve_result solve_lattice_on(const std::string& device, index_t n,
     throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   why = "no CUDA device (built without CUDA)";
 #endif
-  if (!quiet) std::fprintf(stderr, "nqueens solve: %s; running on the CPU\n", why.c_str());
+  note = why + "; ran on the CPU";
   return solve_lattice(n, settings, progress);
 }
 

@@ -18,28 +18,29 @@ std::string parse_device(const std::string& text, bool with_all = false);
 std::vector<int> parse_device_list(const std::string& text);
 
 /// The backend `device` asks for: the GPU when asked (or, for auto, when one is present and
-/// runs the algorithm on n queens), else the CPU with `threads` workers; auto says on stderr
-/// why it fell back, unless `quiet`. --device gpu without a usable GPU is a resource_error
+/// runs the algorithm on n queens), else the CPU with `threads` workers; auto sets `note` to
+/// why it fell back, for the caller to print once the command has done its work (a refusal
+/// after it would make two lines). --device gpu without a usable GPU is a resource_error
 /// (exit 3), and with an algorithm the GPU does not run, a usage_error.
 std::unique_ptr<batch_backend> choose_backend(const std::string& device,
                                               const local_search_settings& algorithm, index_t n,
-                                              unsigned threads, bool quiet, const char* command);
+                                              unsigned threads, std::string& note);
 
 /// Runs the parallel placement where `device` asks (auto: the GPU when one is present); sets
-/// `used` to "cpu" or "gpu". Errors as choose_backend's.
+/// `used` to "cpu" or "gpu", and `note` as choose_backend does. Errors as choose_backend's.
 solve_result solve_placement_on(const std::string& device, index_t n,
-                                const placement_settings& settings, bool quiet,
+                                const placement_settings& settings, std::string& note,
                                 const progress_fn& progress, std::string& used);
 
 /// Runs the lattice where `device` asks: the GPU for gpu, and for auto when one is present,
-/// runs n (gpu::has_lattice) and has the device memory; else the CPU, saying why on stderr
-/// unless `quiet`. The GPU copies the board back only when `copy_board` (or when unsolved),
-/// and a board copied back is checked again on the CPU. Sets `used`, and the kernel seconds
-/// when the GPU ran. --device gpu without a device is a device_error, with an n the GPU does
-/// not run a usage_error, and without the memory a resource_error.
+/// runs n (gpu::has_lattice) and has the device memory; else the CPU, setting `note` to why
+/// (as choose_backend does). The GPU copies the board back only when `copy_board` (or when
+/// unsolved), and a board copied back is checked again on the CPU. Sets `used`, and the kernel
+/// seconds when the GPU ran. --device gpu without a device is a device_error, with an n the GPU
+/// does not run a usage_error, and without the memory a resource_error.
 solve_result solve_lattice_on(const std::string& device, index_t n,
-                              const placement_settings& settings, bool copy_board, bool quiet,
-                              const progress_fn& progress, std::string& used,
+                              const placement_settings& settings, bool copy_board,
+                              std::string& note, const progress_fn& progress, std::string& used,
                               double* kernel_seconds = nullptr);
 
 }  // namespace nq::cli

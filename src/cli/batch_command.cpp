@@ -134,10 +134,25 @@ void set_sweep_value(local_search_settings& algorithm, search_limits& limits, in
       throw usage_error("--sweep " + name +
                         ": a share of n must be above 0% and at most 100%, got '" + value + "'");
     const double queens = std::max(1.0, std::round(share * static_cast<double>(n)));
-    set_local_parameter(algorithm, name, std::to_string(static_cast<std::uint64_t>(queens)));
+    set_local_parameter(algorithm, n, name, std::to_string(static_cast<std::uint64_t>(queens)));
   } else {
-    set_local_parameter(algorithm, name, value);
+    set_local_parameter(algorithm, n, name, value);
   }
+}
+
+/// Every point of the grid, the first axis varying slowest.
+std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>& axes) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const auto& axis : axes) {
+    std::vector<std::vector<std::string>> grown;
+    for (const auto& point : points)
+      for (const auto& value : axis.values) {
+        grown.push_back(point);
+        grown.back().push_back(value);
+      }
+    points = std::move(grown);
+  }
+  return points;
 }
 
 batch_request parse_request(int argc, char** argv) {
@@ -151,7 +166,7 @@ batch_request parse_request(int argc, char** argv) {
       ("n,queens", "number of queens", cxxopts::value<std::string>())
       ("a,algo", "algorithm (required): a local search from `nqueens algorithms`", cxxopts::value<std::string>())
       ("r,runs", "independent runs", cxxopts::value<std::string>()->default_value("1000"))
-      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
+      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>())
       ("s,seed", "random seed; run i uses stream (seed, i)", cxxopts::value<std::string>()->default_value("1"))
       ("max-steps", "per run: give up after this many steps (default: the algorithm's)", cxxopts::value<std::string>())
       ("time-limit", "per run: give up after this many seconds", cxxopts::value<std::string>())
@@ -180,7 +195,8 @@ batch_request parse_request(int argc, char** argv) {
   request.algorithm = parse_local_options(args, *algorithm, request.n);
   check_local_size(*algorithm, request.n);
   request.batch.runs = parse_positive("--runs", args["runs"].as<std::string>());
-  const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+  const std::uint64_t threads = parse_positive(
+      "--threads", args.count("threads") ? args["threads"].as<std::string>() : cores);
   if (threads > 1024)
     throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
   request.batch.threads = static_cast<unsigned>(threads);
@@ -200,20 +216,36 @@ batch_request parse_request(int argc, char** argv) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
     request.runs_csv = args["runs-csv"].as<std::string>();
   }
+  if (!args.count("sweep")) check_local_floors(request.algorithm, request.n);
   if (args.count("sweep")) {
     request.sweep = parse_sweep(args["sweep"].as<std::string>());
     // Every point is checked before the first batch runs.
     for (const auto& axis : request.sweep) {
+      // A second value for the same setting would silently win over the first.
+      for (const auto& other : request.sweep) {
+        if (&other == &axis) break;
+        const bool step_limits = axis.name != "time-limit" && is_limit_axis(axis.name) &&
+                                 other.name != "time-limit" && is_limit_axis(other.name);
+        if (other.name == axis.name || step_limits)
+          throw usage_error("--sweep sets " + (step_limits ? "the step limit" : axis.name) +
+                            " twice (" + other.name + ", then " + axis.name +
+                            "): give each parameter once");
+      }
+      if (!is_limit_axis(axis.name) && args.count(option_key(axis.name.c_str())))
+        throw usage_error("--sweep " + axis.name + " and --" + axis.name + " both set " +
+                          axis.name + ": give one");
       const bool time = axis.name == "time-limit";
       for (const char* given : {"max-steps", "generations", "time-limit"})
         if (is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))
           throw usage_error("--sweep " + axis.name + " and --" + given + " both set the " +
                             (time ? "time" : "step") + " limit: give one");
-      for (const auto& value : axis.values) {
-        auto probe = request.algorithm;
-        auto limits = request.batch.limits;
-        set_sweep_value(probe, limits, request.n, axis.name, value);
-      }
+    }
+    for (const auto& point : grid_points(request.sweep)) {
+      auto probe = request.algorithm;
+      auto limits = request.batch.limits;
+      for (std::size_t i = 0; i < point.size(); ++i)
+        set_sweep_value(probe, limits, request.n, request.sweep[i].name, point[i]);
+      check_local_floors(probe, request.n);
     }
   }
   return request;
@@ -356,21 +388,6 @@ nlohmann::ordered_json record_of(const batch_request& request,
   return record;
 }
 
-/// Every point of the grid, the first axis varying slowest.
-std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>& axes) {
-  std::vector<std::vector<std::string>> points{{}};
-  for (const auto& axis : axes) {
-    std::vector<std::vector<std::string>> grown;
-    for (const auto& point : points)
-      for (const auto& value : axis.values) {
-        grown.push_back(point);
-        grown.back().push_back(value);
-      }
-    points = std::move(grown);
-  }
-  return points;
-}
-
 /// Every point's record, and the table the text format prints.
 void run_sweep(const batch_request& request, batch_backend& backend,
                nlohmann::ordered_json& records, std::string& text) {
@@ -422,11 +439,12 @@ std::string no_solution(const batch_request& request) {
   return "no solution exists for n=" + std::to_string(request.n) + "; no runs made";
 }
 
-/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend.
-std::unique_ptr<batch_backend> prepare(const batch_request& request) {
+/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend; `note` says
+/// why --device auto took the CPU.
+std::unique_ptr<batch_backend> prepare(const batch_request& request, std::string& note) {
   check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
   return choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
-                        request.quiet, "batch");
+                        note);
 }
 
 /// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text.
@@ -465,7 +483,8 @@ int run_batch_command(int argc, char** argv) {
     if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
   }
-  const auto backend = prepare(request);
+  std::string note;
+  const auto backend = prepare(request, note);
   // Ctrl-C or a polite kill stops the batch: the runs it cut short are dropped, and the report
   // (and --runs-csv) describe runs 0..k-1, all finished, written whole. Set before the outputs
   // open, so that a signal that comes once their temporaries exist stops the batch.
@@ -502,6 +521,8 @@ int run_batch_command(int argc, char** argv) {
                                             : records.dump() + "\n");
   if (csv) csv->commit();
   output->commit();
+  // Said once the report is written: a failure to write it is the one line a refusal makes.
+  if (!note.empty() && !request.quiet) std::fprintf(stderr, "nqueens batch: %s\n", note.c_str());
   if (interrupted.load()) {
     const nlohmann::ordered_json& last = records.is_array() ? records.back() : records;
     const auto runs = last["runs"].get<std::uint64_t>();
@@ -520,7 +541,8 @@ nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bo
   batch_request request = parse_request(argc, argv);
   if (!solution_exists(request.n)) throw usage_error(no_solution(request));
   request.batch.limits.stop = stop;
-  const auto backend = prepare(request);
+  std::string note;  // the caller (Python) asked quietly
+  const auto backend = prepare(request, note);
   nlohmann::ordered_json records;
   std::string text;
   run_request(request, *backend, nullptr, records, text);

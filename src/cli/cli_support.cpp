@@ -3,33 +3,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <set>
+#include <vector>
 
 #include "nqueens/error.hpp"
 
 namespace nq::cli {
 namespace {
-
-bool all_digits(const std::string& text) {
-  return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
-/// Digits, or a mantissa with an exponent ("1e6", "2.5E3") that names a whole number.
-std::optional<double> parse_whole_number(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789.eE+") != std::string::npos ||
-      !std::isdigit(static_cast<unsigned char>(text[0])))
-    return std::nullopt;
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value) ||
-      value != std::floor(value))
-    return std::nullopt;
-  return value;
-}
 
 /// Every option is single-valued: "-n 8 -n 9" is a mistake, not a request for 9.
 void refuse_repeated_options(const cxxopts::ParseResult& result) {
@@ -45,36 +31,134 @@ void refuse_repeated_options(const cxxopts::ParseResult& result) {
     }
 }
 
+/// Which names (long and short) are switches and which take a value.
+struct option_kinds {
+  std::set<std::string> switches, takes_value;
+};
+
+option_kinds kinds_of(const cxxopts::Options& options) {
+  option_kinds kinds;
+  for (const auto& group : options.groups())
+    for (const auto& o : options.group_help(group).options) {
+      auto& names = o.is_boolean ? kinds.switches : kinds.takes_value;
+      if (!o.s.empty()) names.insert(o.s);
+      names.insert(o.l.begin(), o.l.end());
+    }
+  return kinds;
+}
+
+/// argv with every switch written with a value (--quiet=false) as what the value means: =true
+/// or =1 is the switch alone, =false or =0 leaves it out, anything else is refused. cxxopts
+/// counts --quiet=false as given, which would turn the switch on.
+std::vector<std::string> read_switch_values(const cxxopts::Options& options, int argc,
+                                            char** argv) {
+  const option_kinds kinds = kinds_of(options);
+  std::vector<std::string> out(argv, argv + std::min(argc, 1));
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    out.emplace_back(arg);
+    if (arg == "--") {
+      out.insert(out.end(), argv + i + 1, argv + argc);
+      break;
+    }
+    if (arg.starts_with("--")) {
+      const std::size_t eq = std::min(arg.find('='), arg.size());
+      const std::string name(arg.substr(2, eq - 2));
+      if (eq == arg.size()) {
+        if (kinds.takes_value.contains(name) && i + 1 < argc) out.emplace_back(argv[++i]);
+        continue;
+      }
+      if (!kinds.switches.contains(name)) continue;
+      const std::string_view value = arg.substr(eq + 1);
+      out.pop_back();
+      if (value == "true" || value == "1")
+        out.push_back("--" + name);
+      else if (value != "false" && value != "0")
+        throw usage_error("--" + name + " is a switch: give it alone or as --" + name +
+                          "=true or =false (1 or 0), not '" + printable(value) + "'");
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      // Grouped short options (-qo FILE): the first that takes a value takes the rest of the
+      // word, or the next word when it comes last.
+      for (std::size_t c = 1; c < arg.size(); ++c)
+        if (kinds.takes_value.contains(std::string(1, arg[c]))) {
+          if (c + 1 == arg.size() && i + 1 < argc) out.emplace_back(argv[++i]);
+          break;
+        }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
+/// Digits with an optional fraction and exponent ("8", "1e6", "2.5E3", "1.0", "20e-1").
+whole_reading read_whole_number(std::string_view text) {
+  std::size_t at = 0;
+  const auto digits = [&] {
+    const std::size_t from = at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+    return text.substr(from, at - from);
+  };
+  const std::string_view integer = digits();
+  if (integer.empty()) return {};
+  std::string_view fraction;
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    fraction = digits();
+  }
+  long long exponent = 0;
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    const bool negative = at < text.size() && text[at] == '-';
+    if (at < text.size() && (text[at] == '-' || text[at] == '+')) ++at;
+    const std::string_view power = digits();
+    if (power.empty()) return {};
+    for (const char c : power) exponent = std::min(exponent * 10 + (c - '0'), 1000000LL);
+    if (negative) exponent = -exponent;
+  }
+  if (at != text.size()) return {};
+  // The value is mantissa x 10^scale; without its leading and trailing zeros, it is whole
+  // exactly when the scale is not negative.
+  std::string mantissa = std::string(integer) + std::string(fraction);
+  long long scale = exponent - static_cast<long long>(fraction.size());
+  mantissa.erase(0, std::min(mantissa.find_first_not_of('0'), mantissa.size()));
+  if (mantissa.empty()) return {true, false, 0};
+  while (mantissa.back() == '0') mantissa.pop_back(), ++scale;
+  if (scale < 0) return {};
+  if (static_cast<long long>(mantissa.size()) + scale > 20) return {true, true, 0};
+  std::uint64_t value = 0;
+  for (long long i = 0; i < static_cast<long long>(mantissa.size()) + scale; ++i) {
+    const unsigned digit = i < static_cast<long long>(mantissa.size()) ? mantissa[i] - '0' : 0;
+    if (__builtin_mul_overflow(value, 10u, &value) || __builtin_add_overflow(value, digit, &value))
+      return {true, true, 0};
+  }
+  return {true, false, value};
+}
+
 index_t parse_board_size(const std::string& text) {
-  const auto value = parse_whole_number(text);
-  if (!value || *value < 1)
+  const whole_reading read = read_whole_number(text);
+  if (!read.whole || (!read.too_large && read.value < 1))
     throw usage_error("-n must be a positive whole number of queens, got '" + text + "'");
-  if (*value > static_cast<double>(max_n))
+  if (read.too_large || read.value > max_n)
     throw usage_error("-n " + text + " is too large: boards hold at most " + std::to_string(max_n) +
                       " queens");
-  return static_cast<index_t>(*value);
+  return static_cast<index_t>(read.value);
 }
 
 std::uint64_t parse_positive(const std::string& option, const std::string& text) {
-  if (all_digits(text)) {
-    std::uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc{} && value > 0) return value;
-  } else if (const auto value = parse_whole_number(text); value && *value >= 1 && *value < 0x1p64) {
-    return static_cast<std::uint64_t>(*value);
-  }
-  throw usage_error(option + " must be a positive whole number, got '" + text + "'");
+  const whole_reading read = read_whole_number(text);
+  if (read.whole && !read.too_large && read.value > 0) return read.value;
+  throw usage_error(option + " must be a positive whole number" +
+                    (read.too_large ? " up to 2^64-1" : "") + ", got '" + text + "'");
 }
 
-std::uint64_t parse_seed(const std::string& text) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (!all_digits(text) || ec != std::errc{})
-    throw usage_error("--seed must be a whole number from 0 to 2^64-1, got '" + text + "'");
-  return value;
+std::uint64_t parse_whole(const std::string& option, const std::string& text) {
+  const whole_reading read = read_whole_number(text);
+  if (read.whole && !read.too_large) return read.value;
+  throw usage_error(option + " must be a whole number from 0 to 2^64-1, got '" + text + "'");
 }
+
+std::uint64_t parse_seed(const std::string& text) { return parse_whole("--seed", text); }
 
 double parse_seconds(const std::string& option, const std::string& text) {
   double value = 0;
@@ -111,7 +195,10 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
                                         const char* positional) {
   try {
     if (positional) options.parse_positional({positional});
-    auto result = options.parse(argc, argv);
+    const std::vector<std::string> args = read_switch_values(options, argc, argv);
+    std::vector<const char*> pointers;
+    for (const auto& a : args) pointers.push_back(a.c_str());
+    auto result = options.parse(static_cast<int>(pointers.size()), pointers.data());
     if (!result.unmatched().empty())
       throw usage_error("unexpected argument '" + result.unmatched().front() + "' (see --help)");
     refuse_repeated_options(result);

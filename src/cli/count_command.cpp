@@ -59,7 +59,7 @@ count_request parse_request(int argc, char** argv) {
   options.add_options()
       ("n,queens", "number of queens, 1 to 28", cxxopts::value<std::string>())
       ("u,unique", "also count the fundamental solutions")
-      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>()->default_value(cores))
+      ("t,threads", "worker threads (default: all " + cores + " cores)", cxxopts::value<std::string>())
       ("checkpoint", "record finished work in FILE and resume from it", cxxopts::value<std::string>())
       ("checkpoint-interval", "seconds between checkpoint writes", cxxopts::value<std::string>()->default_value("10"))
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
@@ -78,7 +78,8 @@ count_request parse_request(int argc, char** argv) {
   check_count_size(static_cast<std::int64_t>(n));
   request.n = static_cast<int>(n);
   request.unique = args.count("unique") > 0;
-  const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
+  const std::uint64_t threads = parse_positive(
+      "--threads", args.count("threads") ? args["threads"].as<std::string>() : cores);
   if (threads > 1024)
     throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
   request.threads = static_cast<unsigned>(threads);
@@ -437,12 +438,13 @@ int run_count(int argc, char** argv) {
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
     return exit_interrupted;
   }
-  if (where.gpus.empty() && where.ranks.empty() &&
-      (request.device == "auto" || request.device == "all") && request.n >= 4 && !request.quiet)
-    std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
   output.sink().write(request.json ? json_record(request, result, where).dump() + "\n"
                                    : text_line(request, result, where));
   output.commit();
+  // Said once the result is written: a failure to write it is the one line a refusal makes.
+  if (where.gpus.empty() && where.ranks.empty() &&
+      (request.device == "auto" || request.device == "all") && request.n >= 4 && !request.quiet)
+    std::fputs("nqueens count: no CUDA device; counted on the CPU\n", stderr);
   if (result.solutions == 0) {
     std::fprintf(stderr, "nqueens count: no solution exists for n=%d\n", request.n);
     return exit_unsolved;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <string_view>
 
 #include "cli/cli_support.hpp"
@@ -36,6 +37,7 @@ struct parameter {
   double most;   // for counts
   double (*get)(const S&, index_t n);
   void (*set)(S&, double);
+  bool at_most_n = false;  // a count of queens: at most the board's n
 };
 
 const parameter table[] = {
@@ -91,7 +93,8 @@ const parameter table[] = {
      },
      [](S& s, double v) {
        s.random_jump.q = s.annealed_jump.q = s.memory.q = static_cast<std::uint32_t>(v);
-     }},
+     },
+     true},
     {"beam-width", "beam: states kept, k (default 16)", bit(A::beam), kind::count, 1, 1e6,
      [](const S& s, index_t) { return double(s.beam.width); },
      [](S& s, double v) { s.beam.width = static_cast<std::uint32_t>(v); }},
@@ -174,21 +177,27 @@ const parameter* find_parameter(const std::string& name) {
   return nullptr;
 }
 
-double parse_value(const parameter& p, const std::string& text) {
+double parse_value(const parameter& p, const std::string& text, index_t n) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   const bool number = !text.empty() && ec == std::errc{} && end == text.data() + text.size() &&
                       std::isfinite(value);
   const std::string option = std::string("--") + p.name;
   switch (p.check) {
-    case kind::count:
-      if (!number || value != std::floor(value) || value < p.least)
+    case kind::count: {
+      // Read from the text, as every whole-number option is: 2.0000000000000001 is no count.
+      const whole_reading read = read_whole_number(text);
+      if (!read.whole || (!read.too_large && static_cast<double>(read.value) < p.least))
         throw usage_error(option + " must be a whole number of at least " +
                           std::to_string(static_cast<long long>(p.least)) + ", got '" + text + "'");
-      if (value > p.most)
+      if (read.too_large || static_cast<double>(read.value) > p.most)
         throw usage_error(option + " must be at most " +
                           std::to_string(static_cast<long long>(p.most)) + ", got '" + text + "'");
-      break;
+      if (p.at_most_n && read.value > n)
+        throw usage_error(option + " must be at most n = " + std::to_string(n) +
+                          " (queens on the board), got '" + text + "'");
+      return static_cast<double>(read.value);
+    }
     case kind::probability:
       if (!number || value < 0 || value > 1)
         throw usage_error(option + " must be a probability in [0, 1], got '" + text + "'");
@@ -209,7 +218,31 @@ double parse_value(const parameter& p, const std::string& text) {
   return value;
 }
 
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
 }  // namespace
+
+void check_local_floors(const local_search_settings& settings, index_t n) {
+  // Each schedule cools down to its floor: a floor above the start would raise it instead.
+  if (settings.algorithm == A::sa) {
+    const double t0 = find_parameter("t0")->get(settings, n);
+    if (settings.annealing.min_temperature > t0)
+      throw usage_error("--t-min " + number_text(settings.annealing.min_temperature) +
+                        " is above --t0 " + number_text(t0) +
+                        " (the starting temperature; n^2 unless given): T cools down to its "
+                        "floor, never up to it");
+  }
+  if (settings.algorithm == A::hc_anneal_p &&
+      settings.annealed_jump.p_min > settings.annealed_jump.p)
+    throw usage_error("--p-min " + number_text(settings.annealed_jump.p_min) + " is above --p " +
+                      number_text(settings.annealed_jump.p) +
+                      " (the starting jump probability): p cools down to its floor, never up to "
+                      "it");
+}
 
 std::string option_key(const char* name) {
   // cxxopts takes one-letter names as short options and cannot parse "--p": those are
@@ -299,7 +332,7 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
     const std::string key = option_key(p.name);
     if (!args.count(key)) continue;
     check_reader(p.name, p.readers, algorithm);
-    p.set(settings, parse_value(p, args[key].as<std::string>()));
+    p.set(settings, parse_value(p, args[key].as<std::string>(), n));
   }
   for (const auto& w : words)
     if (args.count(w.name)) check_reader(w.name, w.readers, algorithm);
@@ -352,13 +385,22 @@ local_search_settings parse_local_options(const cxxopts::ParseResult& args,
 
 std::vector<std::string> spell_out_options(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
-  for (auto& a : args)
+  for (auto& a : args) {
+    // Left out, as a false switch is, it would mean the opposite: the default.
+    if (a == "--accept-equal=false" || a == "--accept-equal=0") a = "--reject-equal";
     for (const char* letter : {"p", "q"}) {
       const std::string spelled = std::string("--") + letter;
       if (a == spelled || a.starts_with(spelled + "="))
         a = "--" + option_key(letter) + a.substr(spelled.size());
     }
+  }
   return args;
+}
+
+bool is_local_switch(std::string_view name) {
+  for (const char* flag : {"accept-equal", "reject-equal", "plateau-jump", "stochastic"})
+    if (name == flag) return true;
+  return false;
 }
 
 std::string local_help(std::string text) {
@@ -400,7 +442,7 @@ void reject_local_options(const cxxopts::ParseResult& args, const std::string& a
   for (const auto& w : words) refuse(w.name);
 }
 
-void set_local_parameter(local_search_settings& settings, const std::string& name,
+void set_local_parameter(local_search_settings& settings, index_t n, const std::string& name,
                          const std::string& value) {
   const parameter* p = find_parameter(name);
   if (!p) {
@@ -409,7 +451,7 @@ void set_local_parameter(local_search_settings& settings, const std::string& nam
     throw usage_error("unknown parameter '" + name + "' (expected one of " + known + ")");
   }
   check_reader(name, p->readers, settings.algorithm);
-  p->set(settings, parse_value(*p, value));
+  p->set(settings, parse_value(*p, value, n));
 }
 
 std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,

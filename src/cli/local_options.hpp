@@ -6,6 +6,7 @@
 #include <cxxopts.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,9 +17,16 @@ namespace nq::cli {
 /// Adds every algorithm option to a command's options, in an "algorithm options" group.
 void add_local_options(cxxopts::Options& options);
 
+/// The key an algorithm option is registered under: its name, but "jump-p" and "jump-q" for
+/// "p" and "q", which cxxopts would take as short options.
+std::string option_key(const char* name);
+
 /// argv with "--p" and "--q" (which cxxopts cannot parse) renamed to the keys they are
 /// registered under. Commands with algorithm options parse this instead of argv.
 std::vector<std::string> spell_out_options(int argc, char** argv);
+
+/// Whether `name` is an algorithm option that is a switch (--reject-equal, --stochastic, ...).
+bool is_local_switch(std::string_view name);
 
 /// Help text with those keys shown as "--p" and "--q" again.
 std::string local_help(std::string text);
@@ -42,9 +50,13 @@ void read_generations(const cxxopts::ParseResult& args, search_limits& limits);
 void reject_local_options(const cxxopts::ParseResult& args, const std::string& algorithm);
 
 /// Sets one numeric parameter by its option name ("p", "q", "sideways", ...), validated as
-/// the option is; used by --sweep.
-void set_local_parameter(local_search_settings& settings, const std::string& name,
+/// the option is on a board of n queens; used by --sweep.
+void set_local_parameter(local_search_settings& settings, index_t n, const std::string& name,
                          const std::string& value);
+
+/// Refuses a floor above its start: --t-min above --t0 (sa), --p-min above --p (hc-anneal-p).
+/// Asked once the settings are whole: after parse_local_options, or at every point of a sweep.
+void check_local_floors(const local_search_settings& settings, index_t n);
 
 /// The parameters `algorithm` reads, with their current values, for reports.
 std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,

@@ -103,7 +103,11 @@ int finish_output(const std::string& who, int code) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs(usage, stderr);
+    // A refusal like any other: one line; the usage is what --help prints.
+    std::fputs(
+        "nqueens: no command given (expected solve, verify, algorithms, solutions, count, batch "
+        "or shell; see nqueens --help)\n",
+        stderr);
     return nq::cli::exit_usage;
   }
   nq::remove_temp_files_on_signal();

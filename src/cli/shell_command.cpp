@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -68,7 +69,11 @@ void skip_line() {
   }
 }
 
-std::vector<std::string> split_words(const std::string& line) {
+std::vector<std::string> split_words(std::string line) {
+  // No command line carries a NUL (argv cannot), and an error quoting one as a C string would
+  // be cut there: it is read as the text \x00, which any message then shows whole.
+  for (auto at = line.find('\0'); at != std::string::npos; at = line.find('\0', at))
+    line.replace(at, 1, "\\x00");
   std::istringstream in(line);
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(w);
@@ -84,6 +89,10 @@ class shell {
     const auto words = split_words(line);
     if (words.empty() || words[0].starts_with("#")) return true;
     const std::string& command = words[0];
+    // "quit now" or "show x" is a mistyped line, not the command.
+    if (words.size() > 1 && takes_nothing(command))
+      throw usage_error("'" + command + "' takes nothing after it, got '" + printable(words[1]) +
+                        "'");
     if (command == "quit" || command == "exit") return false;
     if (command == "help") {
       std::fputs(shell_help, stdout);
@@ -108,6 +117,12 @@ class shell {
   }
 
  private:
+  static bool takes_nothing(const std::string& word) {
+    for (const char* name : {"quit", "exit", "help", "show", "algorithms"})
+      if (word == name) return true;
+    return false;
+  }
+
   index_t n() const { return board_.size(); }
 
   void need_board() const {
@@ -261,7 +276,13 @@ class shell {
     if (words.size() < 2) throw usage_error("usage: batch ALGO [RUNS] [OPTIONS]");
     std::vector<std::string> rest(words.begin() + 2, words.end());
     std::vector<std::string> runs;
-    if (!rest.empty() && !rest[0].starts_with("-")) {
+    // RUNS comes first, as any word that is not an option: -5 is a number of runs, refused
+    // as one, not an option named 5.
+    const auto number = [](const std::string& w) {
+      return !w.starts_with("-") ||
+             (w.size() > 1 && std::isdigit(static_cast<unsigned char>(w[1])));
+    };
+    if (!rest.empty() && number(rest[0])) {
       runs = {"--runs", rest[0]};
       rest.erase(rest.begin());
     }

@@ -65,6 +65,7 @@ struct chain_report {
   std::string device_name;
   unsigned threads = 0;        // parallel on the CPU: the threads it ran on
   double kernel_seconds = -1;  // lattice on the GPU: its launches, by CUDA events
+  std::string note;            // why --device auto ran on the CPU, said once the result is written
 };
 
 bool is_parallel(const solve_request& request) { return request.algorithm == "parallel"; }
@@ -146,11 +147,21 @@ solve_request parse_request(int argc, char** argv) {
                                                        : "min-conflicts";
   if (!find_algorithm(request.algorithm))
     throw usage_error("unknown algorithm '" + request.algorithm + "' (see nqueens algorithms)");
+  // An algorithm's own limit on n comes before the memory check, which would only say that
+  // 4294967295 queens do not fit.
+  if (is_systematic(request.algorithm)) check_systematic_n(request.n);
   request.seed = parse_seed(args["seed"].as<std::string>());
   if (args.count("max-steps"))
     request.limits.max_steps = parse_positive("--max-steps", args["max-steps"].as<std::string>());
   if (args.count("time-limit"))
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+  // The construction is one pass with no steps to count or clock to read: a limit given to it
+  // would be ignored, as any option an algorithm does not read would.
+  if (request.algorithm == "constructive")
+    for (const char* option : {"max-steps", "time-limit"})
+      if (args.count(option))
+        throw usage_error(std::string("--") + option +
+                          " does not apply to constructive (it builds the board in one pass)");
   request.format = parse_solve_format(
       args.count("format") ? args["format"].as<std::string>() : std::string(), request.n);
   if (args.count("output")) request.output = args["output"].as<std::string>();
@@ -168,6 +179,7 @@ solve_request parse_request(int argc, char** argv) {
   request.local = select_local_algorithm(request.algorithm, args);
   if (request.local) {
     request.local_settings = parse_local_options(args, *request.local, request.n);
+    check_local_floors(request.local_settings, request.n);
     check_local_size(*request.local, request.n);
     read_generations(args, request.limits);
   } else {
@@ -204,7 +216,7 @@ solve_request parse_request(int argc, char** argv) {
     if (request.chains > (std::uint64_t{1} << 32))
       throw usage_error("--chains must be at most 4294967296");
   }
-  if (args.count("chain")) request.chain = parse_seed(args["chain"].as<std::string>());
+  if (args.count("chain")) request.chain = parse_whole("--chain", args["chain"].as<std::string>());
   if (args.count("device")) {
     request.device = parse_device(args["device"].as<std::string>());
     if (!request.chains) request.chains = 1;
@@ -296,7 +308,7 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
 /// and trace (see solve_chains): exactly what `--chain I` gives on the CPU.
 solve_result run_chains(solve_request& request, trace_writer* trace, chain_report& report) {
   const auto backend =
-      choose_backend(request.device, request.local_settings, request.n, 0, request.quiet, "solve");
+      choose_backend(request.device, request.local_settings, request.n, 0, report.note);
   report.device = backend->device();
   report.device_name = backend->device_name();
   chains_settings settings;
@@ -340,6 +352,8 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   if (stopped_placing(request, result)) {
     record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
     record["unplaced"] = result.unplaced;
+  } else if (!solution_exists(request.n)) {
+    record["conflicts"] = nullptr;  // n = 2, 3: no board was made, so none has pairs to count
   } else {
     record["conflicts"] = result.conflicts;
   }
@@ -537,9 +551,9 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       // The GPU keeps a solved board unless something shows or writes it.
       const bool copy_board = shell || request.format != solve_format::summary;
       result = is_lattice(request)
-                   ? solve_lattice_on(request.device, request.n, settings, copy_board,
-                                      request.quiet, show, report.device, &report.kernel_seconds)
-                   : solve_placement_on(request.device, request.n, settings, request.quiet, show,
+                   ? solve_lattice_on(request.device, request.n, settings, copy_board, report.note,
+                                      show, report.device, &report.kernel_seconds)
+                   : solve_placement_on(request.device, request.n, settings, report.note, show,
                                         report.device);
     } catch (const std::bad_alloc&) {
       throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
@@ -565,6 +579,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     write_result(output->sink(), request, result, report);
     output->commit();
   }
+  if (!report.note.empty() && !request.quiet)
+    std::fprintf(stderr, "nqueens solve: %s\n", report.note.c_str());
   const bool solved = result.solved;
   if (shell) {
     shell->device = report.device;

@@ -23,9 +23,14 @@ constexpr int format_version = 3;  // 2: the split is named; 3: a checksum over 
                     " (remove it to start over)");
 }
 
-std::uint64_t read_count(const nlohmann::json& value, const std::string& path) {
-  if (!value.is_number_unsigned()) corrupt(path, "a count is not a whole number");
-  return value.get<std::uint64_t>();
+/// A whole number from 0 to 2^64-1: `what` ("a count", "a subproblem index") names it when
+/// it is negative, not whole or not a number.
+std::uint64_t read_count(const nlohmann::json& value, const std::string& path,
+                         const char* what = "a count") {
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+  const std::string shown = value.dump().substr(0, 40);
+  if (value.is_number_integer()) corrupt(path, std::string(what) + " is negative (" + shown + ")");
+  corrupt(path, std::string(what) + " is not a whole number (" + shown + ")");
 }
 
 /// A chain of bijections over 64-bit words: changing any one word of the content (a tally, an
@@ -107,7 +112,7 @@ bool read_count_checkpoint(const std::string& path, int n, const std::string& sp
   count_tally total;
   for (const auto& entry : doc["done"]) {
     if (!entry.is_array() || entry.size() != 3) corrupt(path, "a malformed entry");
-    const std::uint64_t index = read_count(entry[0], path);
+    const std::uint64_t index = read_count(entry[0], path, "a subproblem index");
     if (index >= subproblems) corrupt(path, "a subproblem index out of range");
     const count_tally counted{read_count(entry[1], path), read_count(entry[2], path)};
     if (counted.solutions <= UINT64_MAX / symmetry_count &&

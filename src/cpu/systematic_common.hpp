@@ -89,11 +89,6 @@ struct occupancy_check {
   std::vector<char> row_, diag_, anti_;
 };
 
-inline void check_systematic_n(index_t n) {
-  if (n > max_systematic_n)
-    throw usage_error(
-        "systematic search explores exponentially many boards: n=" + std::to_string(n) +
-        " is above its limit of " + std::to_string(max_systematic_n) + " (use min-conflicts)");
-}
+using ::nq::check_systematic_n;
 
 }  // namespace nq::detail

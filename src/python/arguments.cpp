@@ -4,9 +4,32 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/local_options.hpp"
+
 namespace py = pybind11;
 
 namespace nq::python {
+
+std::string command_line::python_name(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+namespace {
+
+/// A switch's value: True or False, or the integers 1 and 0.
+bool switch_value(const std::string& keyword, py::handle value) {
+  if (PyBool_Check(value.ptr())) return value.cast<bool>();
+  if (PyIndex_Check(value.ptr()) && !PyFloat_Check(value.ptr())) {
+    const py::int_ number(py::reinterpret_borrow<py::object>(value));
+    if (number.equal(py::int_(0))) return false;
+    if (number.equal(py::int_(1))) return true;
+  }
+  throw py::type_error("'" + keyword + "' is a switch: True or False (or 1 or 0), not " +
+                       std::string(py::repr(value)));
+}
+
+}  // namespace
 
 std::string command_line::text(const std::string& name, py::handle value) {
   if (py::isinstance<py::str>(value)) return value.cast<std::string>();
@@ -29,19 +52,21 @@ std::string command_line::text(const std::string& name, py::handle value) {
 }
 
 void command_line::settings(const py::kwargs& settings, std::initializer_list<const char*> reserved,
-                            const char* function) {
+                            const char* function, std::initializer_list<const char*> switches) {
   for (const auto& [key, value] : settings) {
-    std::string name = key.cast<std::string>();
+    const std::string keyword = key.cast<std::string>();
+    std::string name = keyword;
     std::replace(name.begin(), name.end(), '_', '-');
     if (name.empty() || name.starts_with('-') ||
         std::find(reserved.begin(), reserved.end(), name) != reserved.end())
       throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" +
-                           key.cast<std::string>() + "'");
-    if (PyBool_Check(value.ptr())) {
-      if (value.cast<bool>()) flag(name);
-      continue;
-    }
-    option(name, text(name, value));
+                           keyword + "'");
+    // False is said, not left out: --accept-equal=false means --reject-equal.
+    if (cli::is_local_switch(name) ||
+        std::find(switches.begin(), switches.end(), name) != switches.end())
+      option(name, switch_value(keyword, value) ? "true" : "false");
+    else
+      option(name, text(keyword, value));
   }
 }
 

@@ -19,15 +19,21 @@ class command_line {
   void option(const std::string& name, const std::string& value) {
     args_.push_back("--" + name + "=" + value);
   }
-  /// An integer or a string (n may be "1e6"); anything else is a TypeError.
-  void option(const std::string& name, pybind11::handle value) { option(name, text(name, value)); }
+  /// A number or a string (n may be "1e6"); anything else is a TypeError naming `keyword`
+  /// (by default the option's name with underscores).
+  void option(const std::string& name, pybind11::handle value, std::string keyword = "") {
+    if (keyword.empty()) keyword = python_name(name);
+    option(name, text(keyword, value));
+  }
   void flag(const std::string& name) { args_.push_back("--" + name); }
 
-  /// Each keyword as an option of the command: True as a bare flag, False left out, numbers
-  /// and strings as values. `reserved` lists the options the function sets itself, which a
-  /// keyword may not (e.g. format, output).
+  /// Each keyword as an option of the command: numbers and strings as values; a switch (the
+  /// algorithms' and `switches`) takes True or False, or 1 or 0, which the command reads as
+  /// --name=true or --name=false. A bool anywhere else, or anything else for a switch, is a
+  /// TypeError. `reserved` lists the options the function sets itself, which a keyword may not
+  /// (e.g. format, output).
   void settings(const pybind11::kwargs& settings, std::initializer_list<const char*> reserved,
-                const char* function);
+                const char* function, std::initializer_list<const char*> switches = {});
 
   /// argv for the command's parser; valid while this object lives and is not changed.
   std::vector<char*> argv() {
@@ -36,8 +42,11 @@ class command_line {
     return out;
   }
 
-  /// The value of a setting as the command line writes it.
-  static std::string text(const std::string& name, pybind11::handle value);
+  /// The value of a setting as the command line writes it; a TypeError names `keyword`.
+  static std::string text(const std::string& keyword, pybind11::handle value);
+
+  /// An option's name as a Python keyword: max-steps is max_steps.
+  static std::string python_name(std::string name);
 
  private:
   std::vector<std::string> args_;

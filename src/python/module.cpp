@@ -71,7 +71,7 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
                     const std::string& device, py::handle max_steps, py::handle time_limit,
                     bool trace, const py::kwargs& settings) {
   command_line line("solve");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("seed", seed);
   if (threads) line.option("threads", std::to_string(threads));
@@ -82,7 +82,7 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   line.settings(settings,
                 {"queens", "algo", "seed", "threads", "device", "max-steps", "time-limit", "format",
                  "output", "quiet", "help", "trace"},
-                "solve");
+                "solve", {"randomize"});
   std::vector<trace_record> rows;
   auto run = run_interruptible<cli::shell_solve>([&](const std::atomic<bool>* stop) {
     cli::shell_solve hooks;
@@ -100,8 +100,12 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   solve_result& result = run.result;
   out.solved = result.solved;
   out.unplaced = result.unplaced;
-  out.conflicts = algo == "parallel" && !result.solved ? py::object(py::none())
-                                                       : py::object(py::int_(result.conflicts));
+  // None where the JSON record has null: a placement stopped with queens unplaced, and n = 2
+  // or 3, where no board was made.
+  const bool no_board = result.queen_row.empty() && !result.solved;
+  out.conflicts = (algo == "parallel" && !result.solved) || no_board
+                      ? py::object(py::none())
+                      : py::object(py::int_(result.conflicts));
   out.steps = result.steps;
   out.restarts = result.restarts;
   out.seconds = result.seconds;
@@ -146,14 +150,26 @@ py::object verify(py::handle rows_like) {
   return to_python(cli::verify_record(report));
 }
 
+/// A path given as str, bytes or os.PathLike, as the file system spells it; anything else (a
+/// number would have named a file "5") is a TypeError.
+std::string path_text(py::handle path, const char* function, const char* keyword) {
+  if (!py::isinstance<py::str>(path) && !py::isinstance<py::bytes>(path) &&
+      !py::hasattr(path, "__fspath__"))
+    throw py::type_error(std::string(function) + "() " + keyword +
+                         " takes a path (str or os.PathLike), not " +
+                         std::string(py::str(path.get_type().attr("__name__"))));
+  return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
+
 py::object count(py::handle n, bool unique, unsigned threads, const std::string& device,
                  py::handle checkpoint) {
   command_line line("count");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   if (unique) line.flag("unique");
   if (threads) line.option("threads", std::to_string(threads));
   line.option("device", device);
-  if (!checkpoint.is_none()) line.option("checkpoint", py::str(checkpoint).cast<std::string>());
+  if (!checkpoint.is_none())
+    line.option("checkpoint", path_text(checkpoint, "count", "checkpoint"));
   line.flag("quiet");
   const auto record = run_interruptible<nlohmann::ordered_json>([&](const std::atomic<bool>* stop) {
     auto argv = line.argv();
@@ -180,7 +196,7 @@ py::object batch_json(command_line& line, const py::kwargs& settings, const char
 py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
                  const std::string& device, const py::kwargs& settings) {
   command_line line("batch");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
   line.option("seed", seed);
@@ -196,6 +212,9 @@ std::string sweep_spec(py::handle grid) {
     throw py::type_error("grid must be a string (p=0.05:0.3:0.05,q=1:4) or a dict");
   std::string spec;
   for (const auto& [key, value] : grid.cast<py::dict>()) {
+    if (!py::isinstance<py::str>(key))
+      throw py::type_error("grid keys are parameter names (str), not " +
+                           std::string(py::str(key.get_type().attr("__name__"))));
     std::string name = key.cast<std::string>();
     std::replace(name.begin(), name.end(), '_', '-');
     std::string values;
@@ -216,7 +235,7 @@ std::string sweep_spec(py::handle grid) {
 py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
                  py::handle seed, const std::string& device, const py::kwargs& settings) {
   command_line line("batch");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
   line.option("seed", seed);
@@ -239,7 +258,7 @@ py::list list_algorithms() {
 
 std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
   command_line line("solutions");
-  line.option("queens", n);
+  line.option("queens", n, "n");
   if (!limit.is_none()) line.option("limit", limit);
   line.flag("quiet");
   return std::make_unique<solution_stream>(std::move(line));

@@ -45,8 +45,27 @@ def test_type_errors():
         nqueens.batch(8, "hc", output="x")
     with pytest.raises(TypeError, match="'cooling' takes a number or a string"):
         nqueens.solve(8, "sa", cooling=[0.9])
+    with pytest.raises(TypeError, match="'p' takes a number or a string, not a bool"):
+        nqueens.solve(8, "hc-random-p", p=True)
+    with pytest.raises(TypeError, match="'max_steps' takes a number or a string, not a bool"):
+        nqueens.solve(8, "sa", max_steps=True)
+    with pytest.raises(TypeError, match=r"'reject_equal' is a switch: True or False \(or 1 or 0\)"):
+        nqueens.solve(8, "sa", reject_equal=0.0)
+    with pytest.raises(TypeError, match="'stochastic' is a switch"):
+        nqueens.batch(8, "beam", runs=2, stochastic=2)
     with pytest.raises(TypeError, match="rows must hold integers"):
         nqueens.verify(np.array([0.5, 1.5]))
+
+
+def test_checkpoint_paths_and_grid_names_are_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match=r"count\(\) checkpoint takes a path .*, not int"):
+        nqueens.count(8, checkpoint=5)
+    assert not (tmp_path / "5").exists()
+    record = nqueens.count(8, checkpoint=tmp_path / "ck.json")
+    assert record["solutions"] == 92 and (tmp_path / "ck.json").exists()
+    with pytest.raises(TypeError, match=r"grid keys are parameter names \(str\), not int"):
+        nqueens.sweep(8, "hc-random-p", 10, {5: (1, 2)})
 
 
 def test_batch_without_solutions():

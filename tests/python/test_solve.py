@@ -18,6 +18,11 @@ CASES = [
     (8, "ga", 4, {"population": 40}, ["--population", "40"]),
     (5000, "parallel", 6, {}, ["--device", "auto"]),
     (1, "min-conflicts", 1, {}, []),
+    # A switch means its value: 0 and False are off, and accept_equal=False rejects.
+    (8, "sa", 5, {"reject_equal": 0}, []),
+    (8, "sa", 5, {"reject_equal": 1}, ["--reject-equal"]),
+    (8, "sa", 5, {"accept_equal": False}, ["--reject-equal"]),
+    (8, "beam", 3, {"stochastic": 0}, []),
 ]
 
 
@@ -31,6 +36,14 @@ def test_solve_matches_cli(n, algo, seed, settings, options):
     for field in ("solved", "conflicts", "steps", "restarts", "device"):
         assert getattr(result, field) == record[field], field
     assert result.trace is None
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_no_board_has_no_conflicts_to_count(n):
+    result = nqueens.solve(n)
+    record = cli_json("solve", "-n", n, "-f", "json")
+    assert not result.solved and result.rows.size == 0
+    assert result.conflicts is None and record["conflicts"] is None
 
 
 def test_rows_are_the_solvers_own_board():
