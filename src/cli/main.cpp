@@ -1,5 +1,7 @@
 // nqueens: the command-line front end. Maps every error to one line on stderr and an exit code.
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +12,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "core/board_io.hpp"
 #include "core/temp_files.hpp"
 #include "dist/channel.hpp"
 #include "dist/start_gate.hpp"
@@ -84,6 +87,20 @@ int dispatch(int argc, char** argv) {
   throw nq::usage_error("unknown command '" + std::string(command) +
                         "' (expected solve, verify, algorithms, solutions, count, batch or shell; "
                         "see nqueens --help)");
+}
+
+/// A command's --help, written unbuffered: a failed write says why (through stdio, a text longer
+/// than its buffer fails inside fputs, and the flush at the end finds no reason left).
+int print_help(const std::string& who, const std::string& text) {
+  try {
+    nq::byte_sink out(STDOUT_FILENO);
+    out.write(text);
+    out.flush();
+  } catch (const nq::resource_error& e) {
+    std::fprintf(stderr, "%s: %s\n", who.c_str(), e.what());
+    return nq::cli::exit_resource;
+  }
+  return nq::cli::exit_ok;
 }
 
 /// What a command printed on standard output must have reached it: a full disk or a closed
@@ -162,7 +179,7 @@ int main(int argc, char** argv) {
   try {
     code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
-    if (leader) std::fputs(help.text.c_str(), stdout);
+    if (leader) code = print_help(who, help.text);
   } catch (const nq::dist::other_rank_failed& e) {
     code = e.verdict().code;
     if (leader) say(e.verdict().rank, e.verdict().what);
