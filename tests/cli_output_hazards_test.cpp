@@ -24,6 +24,12 @@ using test::cli_process;
 using test::run_cli;
 using test::scratch_dir;
 
+std::size_t temporaries(const scratch_dir& dir) {
+  std::size_t count = 0;
+  for (const auto& name : dir.files()) count += name.find(".tmp.") != std::string::npos;
+  return count;
+}
+
 TEST(CliOutputs, HelpOnAFullDiskSaysWhy) {
   if (!fs::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full";
   scratch_dir dir;
@@ -33,6 +39,29 @@ TEST(CliOutputs, HelpOnAFullDiskSaysWhy) {
     EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
     EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
   }
+}
+
+// As solve writes no board for n = 2 and 3, solutions writes no file: there is nothing in it.
+TEST(CliOutputs, SolutionsWithNoneToWriteLeavesNoFile) {
+  scratch_dir dir;
+  for (const char* n : {"2", "3"}) {
+    const auto r = run_cli(dir, {"solutions", "-n", n, "-o", "s.txt"});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("no solution exists"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "s.txt")) << "n=" << n;
+  }
+}
+
+TEST(CliCount, ACheckpointAppearsOnlyWhenItHoldsFinishedWork) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"count", "-n", "3", "--checkpoint", "ck.json"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "ck.json"));
+  EXPECT_EQ(temporaries(dir), 0u);
+  const auto eight =
+      run_cli(dir, {"count", "-n", "8", "--device", "cpu", "--checkpoint", "ck.json"});
+  EXPECT_EQ(eight.code, 0) << eight.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / "ck.json"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/atomic_file.hpp"
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "cpu/count_checkpoint.hpp"
@@ -111,8 +112,8 @@ class count_job {
         solutions_ += counted.solutions;
       }
       resumed_ = checkpoint_.done.size();
-      detail::write_count_checkpoint(settings_.checkpoint,
-                                     checkpoint_);  // fails early if unwritable
+      // Fails early if unwritable; the checkpoint itself appears once it holds finished work.
+      atomic_file probe(settings_.checkpoint);
     }
   }
 
@@ -254,7 +255,7 @@ class count_job {
         last_progress = clock_.seconds();
         lock.lock();
       }
-      if (!settings_.checkpoint.empty() &&
+      if (!settings_.checkpoint.empty() && !checkpoint_.done.empty() &&
           clock_.seconds() - last_save >= settings_.checkpoint_interval) {
         const detail::count_checkpoint snapshot = checkpoint_;
         lock.unlock();
@@ -265,8 +266,9 @@ class count_job {
     }
   }
 
+  /// Nothing finished, nothing to record: no file (a resume would start afresh all the same).
   void save() {
-    if (!settings_.checkpoint.empty())
+    if (!settings_.checkpoint.empty() && !checkpoint_.done.empty())
       detail::write_count_checkpoint(settings_.checkpoint, checkpoint_);
   }
 
