@@ -30,6 +30,69 @@ std::size_t temporaries(const scratch_dir& dir) {
   return count;
 }
 
+struct limited_writer {
+  const char* name;
+  std::vector<std::string> args;
+  std::size_t limit;  ///< bytes: above the one line on stderr, below what the output needs
+  const char* file;   ///< the output that must not appear; "" for standard output
+};
+
+void PrintTo(const limited_writer& w, std::ostream* os) { *os << w.name; }
+
+class CliFileSizeLimit : public testing::TestWithParam<limited_writer> {};
+
+// Without SIGXFSZ ignored, the first write past the limit ended the process by that signal
+// (status 153) with its temporary left behind.
+TEST_P(CliFileSizeLimit, ExitsThreeWithOneLineAndLeavesNothing) {
+  const limited_writer& w = GetParam();
+  scratch_dir dir;
+  const auto r = test::run_cli_file_limited(dir, w.limit, w.args);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  EXPECT_EQ(temporaries(dir), 0u);
+  if (*w.file) {
+    EXPECT_FALSE(fs::exists(dir / w.file)) << w.file << " appeared";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Writers, CliFileSizeLimit,
+    testing::Values(
+        limited_writer{"solve_output",
+                       {"solve", "-n", "1e5", "-f", "positions", "-q", "-o", "p.txt"},
+                       4096,
+                       "p.txt"},
+        limited_writer{"solve_stdout", {"solve", "-n", "1e5", "-f", "positions", "-q"}, 4096, ""},
+        limited_writer{"solve_trace",
+                       {"solve", "-n", "200", "--algo", "sa", "--max-steps", "2000", "-q", "-f",
+                        "summary", "--trace", "t.csv"},
+                       4096,
+                       "t.csv"},
+        limited_writer{"solutions_output", {"solutions", "-n", "9", "-o", "s.txt"}, 4096, "s.txt"},
+        limited_writer{"solutions_stdout", {"solutions", "-n", "9"}, 4096, ""},
+        limited_writer{"count_output",
+                       {"count", "-n", "8", "--device", "cpu", "-f", "json", "-o", "c.json"},
+                       100,
+                       "c.json"},
+        limited_writer{"count_checkpoint",
+                       {"count", "-n", "12", "--device", "cpu", "--checkpoint", "ck.json"},
+                       4096,
+                       "ck.json"},
+        limited_writer{"batch_output",
+                       {"batch", "-n", "8", "--algo", "hc-random-p", "--runs", "10", "--device",
+                        "cpu", "--sweep", "p=0.05:0.5:0.05", "-f", "json", "-o", "b.json"},
+                       4096,
+                       "b.json"},
+        limited_writer{"batch_runs_csv",
+                       {"batch", "-n", "8", "--algo", "hc", "--runs", "1000", "--device", "cpu",
+                        "--runs-csv", "r.csv"},
+                       4096,
+                       "r.csv"},
+        limited_writer{"algorithms_stdout", {"algorithms"}, 100, ""},
+        limited_writer{"help_stdout", {"solve", "--help"}, 100, ""}),
+    [](const auto& info) { return std::string(info.param.name); });
+
 TEST(CliOutputs, HelpOnAFullDiskSaysWhy) {
   if (!fs::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full";
   scratch_dir dir;

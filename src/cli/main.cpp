@@ -1,5 +1,6 @@
 // nqueens: the command-line front end. Maps every error to one line on stderr and an exit code.
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -123,6 +124,9 @@ int main(int argc, char** argv) {
     std::fputs(usage, stderr);
     return nq::cli::exit_usage;
   }
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG, an output error like any other
+  // (exit 3, temporaries removed), rather than end the process by SIGXFSZ.
+  ::signal(SIGXFSZ, SIG_IGN);
   nq::remove_temp_files_on_signal();
   const std::string_view first = argv[1];
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);

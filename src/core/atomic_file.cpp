@@ -17,12 +17,12 @@
 namespace nq {
 namespace {
 
-/// A full or failing disk is a resource failure (exit 3); anything else about a path is the
-/// user's to fix (exit 2).
+/// A full or failing disk, or a file-size limit (EFBIG), is a resource failure (exit 3);
+/// anything else about a path is the user's to fix (exit 2).
 [[noreturn]] void fail(const std::string& path, int error) {
   const std::string message = "cannot write " + path + ": " + std::strerror(error);
-  if (error == ENOSPC || error == EIO || error == EDQUOT || error == ENOMEM || error == EMFILE ||
-      error == ENFILE)
+  if (error == ENOSPC || error == EIO || error == EDQUOT || error == EFBIG || error == ENOMEM ||
+      error == EMFILE || error == ENFILE)
     throw resource_error(message);
   throw usage_error(message);
 }
