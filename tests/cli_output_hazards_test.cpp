@@ -93,6 +93,66 @@ INSTANTIATE_TEST_SUITE_P(
         limited_writer{"help_stdout", {"solve", "--help"}, 100, ""}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST(CliOutputs, TwoOutputsOnOneFileAreRefusedBeforeAnyWork) {
+  scratch_dir dir;
+  fs::create_symlink("same.txt", dir / "link.txt");  // dangling: both name a file to be made
+  test::spit(dir / "kept.txt", "old\n");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"solve", "-n", "8", "--algo", "hc", "--trace", "x", "-o", "x"},
+        std::vector<std::string>{"solve", "-n", "8", "--algo", "hc", "--trace", "link.txt", "-o",
+                                 "./same.txt"},
+        std::vector<std::string>{"solve", "-n", "8", "--algo", "hc", "--trace", "kept.txt", "-o",
+                                 "../" + dir.path().filename().string() + "/kept.txt"},
+        std::vector<std::string>{"batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device",
+                                 "cpu", "--runs-csv", "x", "-o", "x"},
+        std::vector<std::string>{"count", "-n", "8", "--device", "cpu", "--checkpoint", "x", "-o",
+                                 "x"}}) {
+    const auto r = run_cli(dir, args);
+    EXPECT_EQ(r.code, 2) << args[0] << ": " << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("one file"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(fs::exists(dir / "x"));
+    EXPECT_FALSE(fs::exists(dir / "same.txt"));
+    EXPECT_EQ(test::slurp(dir / "kept.txt"), "old\n");
+    EXPECT_EQ(temporaries(dir), 0u);
+  }
+}
+
+// `nqueens solve --trace out.csv > out.csv`: the trace would be renamed over the file standard
+// output still writes, and the result lost.
+TEST(CliOutputs, AnOutputOnTheFileStandardOutputWritesIsRefused) {
+  scratch_dir dir;
+  test::spit(dir / "out.csv", "old\n");
+  const auto r = cli_process(dir, {"solve", "-n", "8", "--algo", "hc", "--trace", "out.csv"}, "",
+                             (dir / "out.csv").string())
+                     .wait();
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("standard output and --trace out.csv are one file"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(test::slurp(dir / "out.csv"), "old\n");
+}
+
+TEST(CliOutputs, AnEmptyFileNameIsRefused) {
+  scratch_dir dir;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"solve", "-n", "8", "--algo", "hc", "--trace", ""},
+        std::vector<std::string>{"solve", "-n", "8", "-o", ""},
+        std::vector<std::string>{"solutions", "-n", "6", "-o", ""},
+        std::vector<std::string>{"count", "-n", "8", "--device", "cpu", "-o", ""},
+        std::vector<std::string>{"count", "-n", "8", "--device", "cpu", "--checkpoint", ""},
+        std::vector<std::string>{"batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device",
+                                 "cpu", "-o", ""},
+        std::vector<std::string>{"batch", "-n", "8", "--algo", "hc", "--runs", "10", "--device",
+                                 "cpu", "--runs-csv", ""}}) {
+    const auto r = run_cli(dir, args);
+    EXPECT_EQ(r.code, 2) << args[0] << " " << args[args.size() - 2] << ": " << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("needs a file name"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << args[args.size() - 2];
+  }
+}
+
 TEST(CliOutputs, HelpOnAFullDiskSaysWhy) {
   if (!fs::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full";
   scratch_dir dir;

@@ -193,12 +193,12 @@ batch_request parse_request(int argc, char** argv) {
     request.batch.limits.time_limit =
         parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   request.json = parse_text_or_json(args["format"].as<std::string>());
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
   request.device = parse_device(args["device"].as<std::string>());
   if (args.count("runs-csv")) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
-    request.runs_csv = args["runs-csv"].as<std::string>();
+    request.runs_csv = file_option(args, "runs-csv");
   }
   if (args.count("sweep")) {
     request.sweep = parse_sweep(args["sweep"].as<std::string>());
@@ -461,6 +461,9 @@ int run_batch_command(int argc, char** argv) {
   dist::channel* world = dist::process_world();
   const bool leader = !world || world->rank() == 0;
   request.quiet = request.quiet || !leader;  // one progress line and one note, rank 0's
+  if (leader)
+    refuse_shared_outputs(
+        {{"-o", request.output.empty() ? "-" : request.output}, {"--runs-csv", request.runs_csv}});
   if (!solution_exists(request.n)) {
     if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
@@ -44,6 +46,16 @@ bool parse_text_or_json(const std::string& format);
 /// `positional` names the one positional argument the command takes, if any.
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, char** argv,
                                         const char* positional = nullptr);
+
+/// The file an output option names, "" when it is not given; an empty name is refused, so that
+/// `--trace ''` is not taken for no trace, nor `-o ''` for standard output.
+std::string file_option(const cxxopts::ParseResult& args, const std::string& option);
+
+/// Refuses (usage_error) outputs that would write one file, each replacing the other's: pairs of
+/// an option's name and its file, "" for an option not given and "-" for standard output. Two
+/// names of one file (links, ./x and x) count as one; character devices (/dev/null) may be
+/// shared.
+void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 /// Makes a cxxopts message fit a one-line error: plain quotes.
 std::string plain_message(std::string text);

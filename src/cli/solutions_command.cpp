@@ -56,7 +56,7 @@ solutions_request parse_request(int argc, char** argv) {
     throw usage_error("unknown format '" + request.format + "' (expected positions or json)");
   if (args.count("time-limit"))
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
   return request;
 }

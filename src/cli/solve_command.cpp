@@ -153,7 +153,7 @@ solve_request parse_request(int argc, char** argv) {
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   request.format = parse_solve_format(
       args.count("format") ? args["format"].as<std::string>() : std::string(), request.n);
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.format_given = args.count("format") || args.count("output");
   if (args.count("memory-limit"))
     request.memory_limit = parse_byte_size(args["memory-limit"].as<std::string>());
@@ -211,7 +211,7 @@ solve_request parse_request(int argc, char** argv) {
   }
   if (args.count("trace")) {
     if (!is_chain(request)) throw no_trace(request);
-    request.trace = args["trace"].as<std::string>();
+    request.trace = file_option(args, "trace");
   }
   return request;
 }
@@ -505,6 +505,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       request.format == solve_format::json || request.format == solve_format::summary;
   // The shell shows the board itself; it writes the result only when asked to.
   const bool write = !shell || request.format_given;
+  refuse_shared_outputs(
+      {{"-o", request.output.empty() && write ? "-" : request.output}, {"--trace", request.trace}});
   if (exists) check_memory(request);
   // Ctrl-C or a polite kill stops the run (every chain of --chains) where it stands, as a
   // limit would, and the board it holds (the best a chain holds) is written. The shell keeps

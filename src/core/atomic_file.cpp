@@ -52,7 +52,28 @@ std::string temp_template(const std::string& target) {
   return (at.parent_path() / (name + suffix)).string();
 }
 
+/// "D:I" for a file with device D and inode I; empty for a character device (or none).
+std::string file_key(bool found, const struct stat& info) {
+  if (!found || S_ISCHR(info.st_mode)) return "";
+  return std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
+}
+
 }  // namespace
+
+std::string output_file_key(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) return file_key(true, info);
+  // Not there yet: where it will be created, links followed, in an absolute spelling.
+  std::error_code error;
+  const std::filesystem::path target = std::filesystem::absolute(follow_links(path), error);
+  const std::filesystem::path resolved = std::filesystem::weakly_canonical(target, error);
+  return "path:" + (error ? target.lexically_normal() : resolved).string();
+}
+
+std::string output_file_key(int fd) {
+  struct stat info {};
+  return file_key(::fstat(fd, &info) == 0, info);
+}
 
 atomic_file::atomic_file(std::string path) : path_(std::move(path)) {
   struct stat info {};

@@ -32,4 +32,12 @@ class atomic_file {
   bool committed_ = false;
 };
 
+/// @brief Names the file that writing `path` would write: equal keys, one file. The device and
+/// inode where it exists (links followed), else the absolute path it will be created at, links
+/// followed. Empty for a character device, which several outputs may share (/dev/null).
+std::string output_file_key(const std::string& path);
+/// @brief The same for the file `fd` writes (e.g. standard output); empty for a terminal or
+/// another character device.
+std::string output_file_key(int fd);
+
 }  // namespace nq
