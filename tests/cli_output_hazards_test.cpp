@@ -30,6 +30,20 @@ std::size_t temporaries(const scratch_dir& dir) {
   return count;
 }
 
+/// Waits for `process` to end, at most `seconds` (generous: it ends in moments when nothing
+/// hangs), killing it past that; the result's code is -1 when it had to be killed.
+test::cli_result wait_at_most(cli_process& process, int seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (!process.finished() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (!process.finished()) {
+    process.kill(SIGKILL);
+    process.wait();
+    return {-1, "", "killed: it hung"};
+  }
+  return process.wait();
+}
+
 struct limited_writer {
   const char* name;
   std::vector<std::string> args;
@@ -150,6 +164,59 @@ TEST(CliOutputs, AnEmptyFileNameIsRefused) {
     EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("needs a file name"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << args[args.size() - 2];
+  }
+}
+
+// Every output but a checkpoint: a FIFO that no process reads is refused after a wait of a few
+// seconds, instead of an open that waits forever.
+TEST(CliOutputs, AFifoWithoutAReaderIsRefusedNotWaitedOnForever) {
+  scratch_dir dir;
+  ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0600), 0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"solve", "-n", "8", "-o", "pipe"},
+        std::vector<std::string>{"solve", "-n", "8", "--algo", "hc", "--trace", "pipe"}}) {
+    cli_process process(dir, args);
+    const auto r = wait_at_most(process, 120);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("no process is reading"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(fs::is_fifo(dir / "pipe"));
+  }
+}
+
+// `nqueens solve -o pipe & cat pipe`: the reader may open the FIFO a moment after nqueens.
+TEST(CliOutputs, AFifoWhoseReaderComesLateIsWritten) {
+  scratch_dir dir;
+  const auto fifo = dir / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  cli_process process(dir, {"solve", "-n", "8", "-f", "positions", "-o", "pipe"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const auto r = wait_at_most(process, 120);
+  char text[256] = {};
+  const ssize_t size = ::read(reader, text, sizeof text - 1);
+  ::close(reader);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(std::string(text, size > 0 ? size : 0),
+            run_cli(dir, {"solve", "-n", "8", "-f", "positions"}).out);
+}
+
+// A checkpoint is read back: a FIFO would wait for a writer (with a reader there or not).
+TEST(CliCount, AFifoCheckpointIsRefused) {
+  scratch_dir dir;
+  const auto fifo = dir / "ck";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const bool with_reader : {false, true}) {
+    const int reader = with_reader ? ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK) : -1;
+    cli_process process(dir, {"count", "-n", "8", "--device", "cpu", "--checkpoint", "ck"});
+    const auto r = wait_at_most(process, 120);
+    if (reader >= 0) ::close(reader);
+    EXPECT_EQ(r.code, 2) << "reader " << with_reader << ": " << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_fifo(fifo));
   }
 }
 

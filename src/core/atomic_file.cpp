@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "core/temp_files.hpp"
@@ -41,6 +43,26 @@ std::string follow_links(const std::string& path) {
     at = next.is_absolute() ? next : at.parent_path() / next;
   }
   fail(path, ELOOP);
+}
+
+/// A FIFO opened for writing without waiting forever for a reader: one started beside nqueens
+/// (`nqueens ... -o pipe & cat pipe`) has a few seconds to open it, then the output is refused.
+int open_fifo(const std::string& path) {
+  constexpr auto patience = std::chrono::seconds(5);
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      // Blocking writes from here on: a slow reader slows the writer, as any pipe does.
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO) fail(path, errno);
+    if (std::chrono::steady_clock::now() - start >= patience)
+      throw usage_error("cannot write " + path +
+                        ": no process is reading this FIFO (waited 5 s for one)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 /// NAME.tmp.XXXXXX beside `target`, NAME shortened so that the name fits in NAME_MAX bytes.
@@ -81,7 +103,11 @@ atomic_file::atomic_file(std::string path) : path_(std::move(path)) {
   if (!exists && errno != ENOENT) fail(path_, errno);
   if (exists && S_ISDIR(info.st_mode))
     throw usage_error("cannot write " + path_ + ": it is a directory");
-  if (exists && (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode))) {
+  if (exists && S_ISFIFO(info.st_mode)) {
+    fd_ = open_fifo(path_);
+    return;
+  }
+  if (exists && S_ISCHR(info.st_mode)) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) fail(path_, errno);
     return;

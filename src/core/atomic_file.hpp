@@ -3,7 +3,8 @@
 // under a temporary name beside it, flushed to disk and renamed over it; a symbolic link is
 // followed, so its target is replaced and the link kept. A character device or a FIFO
 // (/dev/null, /dev/full, a named pipe) cannot be replaced: it is written through, every error
-// reported. Created before the work starts, so a bad path fails early.
+// reported; a FIFO that no process reads within 5 s is refused. Created before the work starts,
+// so a bad path fails early.
 
 #include <string>
 
