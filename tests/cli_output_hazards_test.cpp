@@ -254,5 +254,35 @@ TEST(CliCount, ACheckpointAppearsOnlyWhenItHoldsFinishedWork) {
   EXPECT_TRUE(fs::is_regular_file(dir / "ck.json"));
 }
 
+// A SIGTERM that comes before nqueens has set anything up (here: pending from the start, as a
+// parent's blocked mask leaves it) stops the count as a later one does: exit 130 and its message,
+// no checkpoint (nothing finished) and no temporary.
+TEST(CliCount, ASignalBeforeTheCountStartsStopsItWithItsMessage) {
+  scratch_dir dir;
+  cli_process count(dir,
+                    {"count", "-n", "16", "--threads", "1", "--device", "cpu", "-q", "--checkpoint",
+                     "ck.json", "-o", "out.txt"},
+                    "", "", 0, {}, 0, {SIGTERM});
+  count.kill(SIGTERM);
+  const auto r = wait_at_most(count, 600);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted after 0 of"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "ck.json"));
+  EXPECT_FALSE(fs::exists(dir / "out.txt"));
+  EXPECT_EQ(temporaries(dir), 0u);
+}
+
+TEST(CliInterruptedSolve, ASignalBeforeTheRunStartsWritesTheBoardItHolds) {
+  scratch_dir dir;
+  cli_process solve(dir, {"solve", "-n", "1e7", "-f", "summary", "-q", "-o", "out.txt"}, "", "", 0,
+                    {}, 0, {SIGTERM});
+  solve.kill(SIGTERM);
+  const auto r = wait_at_most(solve, 600);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / "out.txt"));
+  EXPECT_EQ(temporaries(dir), 0u);
+}
+
 }  // namespace
 }  // namespace nq

@@ -33,11 +33,12 @@ class cli_process {
   /// `ulimit -v` (through /bin/sh).
   /// `launcher`, when given, runs it instead, with the binary and `args` after it (mpiexec).
   /// `file_size_bytes`, when not 0, is its file-size limit (RLIMIT_FSIZE, as `ulimit -f`), its
-  /// captured output included.
+  /// captured output included. `blocked` signals are blocked when it starts, as a parent's mask
+  /// is inherited: one sent now stays pending until nqueens unblocks it.
   cli_process(const scratch_dir& dir, const std::vector<std::string>& args,
               const std::string& input = "", const std::string& stdout_path = "",
               std::size_t address_space_kib = 0, const std::vector<std::string>& launcher = {},
-              std::size_t file_size_bytes = 0)
+              std::size_t file_size_bytes = 0, const std::vector<int>& blocked = {})
       : out_(stdout_path.empty() ? dir / ".cli-out" : std::filesystem::path(stdout_path)),
         err_(dir / ".cli-err"),
         captured_(stdout_path.empty()) {
@@ -61,6 +62,15 @@ class cli_process {
     std::vector<char*> argv;
     for (auto& a : argv_text) argv.push_back(a.data());
     argv.push_back(nullptr);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    if (!blocked.empty()) {
+      sigset_t mask;
+      sigemptyset(&mask);
+      for (const int signal : blocked) sigaddset(&mask, signal);
+      posix_spawnattr_setsigmask(&attributes, &mask);
+      posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    }
     // The child inherits the limit; this process writes nothing while it holds it.
     rlimit saved{};
     getrlimit(RLIMIT_FSIZE, &saved);
@@ -69,9 +79,10 @@ class cli_process {
       limited.rlim_cur = file_size_bytes;
       setrlimit(RLIMIT_FSIZE, &limited);
     }
-    if (posix_spawn(&pid_, argv_text[0].c_str(), &actions, nullptr, argv.data(), environ) != 0)
+    if (posix_spawn(&pid_, argv_text[0].c_str(), &actions, &attributes, argv.data(), environ) != 0)
       pid_ = 0;
     if (file_size_bytes) setrlimit(RLIMIT_FSIZE, &saved);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
   }
   cli_process(const cli_process&) = delete;

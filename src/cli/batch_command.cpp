@@ -23,9 +23,6 @@
 namespace nq::cli {
 namespace {
 
-// Set by Ctrl-C or SIGTERM: the batch stops, and describes the runs that finished before it.
-std::atomic<bool> interrupted{false};
-
 constexpr std::size_t max_sweep_points = 10000;
 
 /// One swept parameter and the values it takes, as text the option parser reads.
@@ -474,7 +471,6 @@ int run_batch_command(int argc, char** argv) {
   // open, so that a signal that comes once their temporaries exist stops the batch.
   batch_request stoppable = request;
   stoppable.batch.limits.stop = &interrupted;
-  interrupted.store(false);  // the shell runs one batch after another
   stop_on_signal(&interrupted);
   // From the end of the runs on (or an error), a signal ends the process again.
   struct signal_ends_process {

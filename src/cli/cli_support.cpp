@@ -47,6 +47,8 @@ void refuse_repeated_options(const cxxopts::ParseResult& result) {
 
 }  // namespace
 
+std::atomic<bool> interrupted{false};
+
 std::string file_option(const cxxopts::ParseResult& args, const std::string& option) {
   if (!args.count(option)) return "";
   std::string path = args[option].as<std::string>();

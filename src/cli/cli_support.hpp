@@ -2,6 +2,7 @@
 // What every subcommand shares: exit codes, argument parsing with messages users can act on,
 // the progress line on stderr, and where output goes.
 
+#include <atomic>
 #include <cstdint>
 #include <cxxopts.hpp>
 #include <memory>
@@ -56,6 +57,11 @@ std::string file_option(const cxxopts::ParseResult& args, const std::string& opt
 /// names of one file (links, ./x and x) count as one; character devices (/dev/null) may be
 /// shared.
 void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
+
+/// Raised by SIGINT, SIGTERM or SIGHUP for count, solve and batch: main() installs this stop
+/// before the command reads its options, so that a signal at any moment stops the work and the
+/// command says so (exit 130) instead of ending the process.
+extern std::atomic<bool> interrupted;
 
 /// Makes a cxxopts message fit a one-line error: plain quotes.
 std::string plain_message(std::string text);

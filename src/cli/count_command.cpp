@@ -25,8 +25,6 @@
 namespace nq::cli {
 namespace {
 
-std::atomic<bool> interrupted{false};
-
 struct count_request {
   int n = 0;
   bool unique = false;

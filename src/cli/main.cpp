@@ -127,8 +127,13 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) makes a write fail with EFBIG, an output error like any other
   // (exit 3, temporaries removed), rather than end the process by SIGXFSZ.
   ::signal(SIGXFSZ, SIG_IGN);
-  nq::remove_temp_files_on_signal();
   const std::string_view first = argv[1];
+  // count, solve and batch stop on a signal and say so (exit 130): from the start, so that a
+  // signal while they set up stops them too; every other command ends by it.
+  if (first == "count" || first == "solve" || first == "batch")
+    nq::stop_on_signal(&nq::cli::interrupted);
+  else
+    nq::remove_temp_files_on_signal();
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
   // One line on stderr: "nqueens count: rank 2: ..." for a rank other than 0.
   const auto say = [&](int rank, const std::string& what) {

@@ -27,9 +27,6 @@
 namespace nq::cli {
 namespace {
 
-// Set by Ctrl-C or SIGTERM while a single run is under way: the run stops as at a limit.
-std::atomic<bool> interrupted{false};
-
 constexpr index_t default_grid_limit = 32;       // default format: grid up to here, summary above
 constexpr index_t max_cell_format_n = 10000;     // grid and matrix print n^2 cells
 constexpr index_t max_clash_check_n = 10000000;  // a failure names its first clash up to here

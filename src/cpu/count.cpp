@@ -118,6 +118,9 @@ class count_job {
   }
 
   count_result run() {
+    // A stop raised before the count started (a signal while it was being set up) ends it at once.
+    if (settings_.stop && settings_.stop->load(std::memory_order_relaxed))
+      halt_.store(true, std::memory_order_relaxed);
     detail::subproblem_source source = make_source();
     // Each CPU worker's level buffers are allocated here, where running out of memory is an
     // error the caller sees rather than the end of the process.
