@@ -211,15 +211,24 @@ TEST(CliCount, AnEditedCheckpointExitsTwo) {
   EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
 }
 
-// No subproblem of n = 28 finishes in a test's time; SIGTERM must still end the count at once. The
-// checkpoint is first written after the signal handler is installed, so the signal is sent
-// once it exists (a fixed sleep could send it before, on a loaded machine: death by SIGTERM).
+// No subproblem of n = 28 finishes in a test's time; SIGTERM must still end the count at once. The signal
+// is sent once both worker threads run (the handler is installed before they start), not after
+// a fixed sleep, which on a loaded machine could come before main(): death by SIGTERM.
 TEST(CliCount, SigtermEndsACountThatCannotFinish) {
   scratch_dir dir;
-  test::cli_process count(dir, {"count", "-n", "28", "-t", "2", "--checkpoint", "ck.json"});
-  for (int i = 0; i < 12000 && !count.finished() && !std::filesystem::exists(dir / "ck.json"); ++i)
+  test::cli_process count(
+      dir, {"count", "-n", "28", "-t", "2", "--device", "cpu", "--checkpoint", "ck.json"});
+  const auto threads = [&] {
+    const auto tasks = std::filesystem::path("/proc") / std::to_string(count.pid()) / "task";
+    std::error_code error;
+    std::size_t running = 0;
+    for (std::filesystem::directory_iterator it(tasks, error), end; !error && it != end; ++it)
+      ++running;
+    return running;
+  };
+  for (int i = 0; i < 12000 && !count.finished() && threads() < 3; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  ASSERT_TRUE(std::filesystem::exists(dir / "ck.json")) << "no checkpoint within a minute";
+  ASSERT_GE(threads(), 3u) << "the workers did not start within a minute";
   count.kill(SIGTERM);
   const auto r = count.wait();
   EXPECT_EQ(r.code, 130) << r.err;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,9 +32,13 @@ class cli_process {
   /// /dev/full); `out` is then empty. `address_space_kib`, when not 0, runs it under
   /// `ulimit -v` (through /bin/sh).
   /// `launcher`, when given, runs it instead, with the binary and `args` after it (mpiexec).
+  /// `file_size_bytes`, when not 0, is its file-size limit (RLIMIT_FSIZE, as `ulimit -f`), its
+  /// captured output included. `blocked` signals are blocked when it starts, as a parent's mask
+  /// is inherited: one sent now stays pending until nqueens unblocks it.
   cli_process(const scratch_dir& dir, const std::vector<std::string>& args,
               const std::string& input = "", const std::string& stdout_path = "",
-              std::size_t address_space_kib = 0, const std::vector<std::string>& launcher = {})
+              std::size_t address_space_kib = 0, const std::vector<std::string>& launcher = {},
+              std::size_t file_size_bytes = 0, const std::vector<int>& blocked = {})
       : out_(stdout_path.empty() ? dir / ".cli-out" : std::filesystem::path(stdout_path)),
         err_(dir / ".cli-err"),
         captured_(stdout_path.empty()) {
@@ -57,8 +62,27 @@ class cli_process {
     std::vector<char*> argv;
     for (auto& a : argv_text) argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (posix_spawn(&pid_, argv_text[0].c_str(), &actions, nullptr, argv.data(), environ) != 0)
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    if (!blocked.empty()) {
+      sigset_t mask;
+      sigemptyset(&mask);
+      for (const int signal : blocked) sigaddset(&mask, signal);
+      posix_spawnattr_setsigmask(&attributes, &mask);
+      posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    }
+    // The child inherits the limit; this process writes nothing while it holds it.
+    rlimit saved{};
+    getrlimit(RLIMIT_FSIZE, &saved);
+    if (file_size_bytes) {
+      rlimit limited = saved;
+      limited.rlim_cur = file_size_bytes;
+      setrlimit(RLIMIT_FSIZE, &limited);
+    }
+    if (posix_spawn(&pid_, argv_text[0].c_str(), &actions, &attributes, argv.data(), environ) != 0)
       pid_ = 0;
+    if (file_size_bytes) setrlimit(RLIMIT_FSIZE, &saved);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
   }
   cli_process(const cli_process&) = delete;
@@ -112,6 +136,13 @@ inline cli_result run_cli_limited(const scratch_dir& dir, std::size_t kib,
                                   const std::vector<std::string>& args,
                                   const std::string& input = "") {
   return cli_process(dir, args, input, "", kib).wait();
+}
+
+/// Runs `nqueens args...` in `dir` with a file-size limit of `bytes` (as `ulimit -f`), its
+/// standard output and error included.
+inline cli_result run_cli_file_limited(const scratch_dir& dir, std::size_t bytes,
+                                       const std::vector<std::string>& args) {
+  return cli_process(dir, args, "", "", 0, {}, bytes).wait();
 }
 
 /// Whether this machine has no usable GPU (so --device gpu must be refused), as the binary's

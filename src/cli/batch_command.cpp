@@ -23,9 +23,6 @@
 namespace nq::cli {
 namespace {
 
-// Set by Ctrl-C or SIGTERM: the batch stops, and describes the runs that finished before it.
-std::atomic<bool> interrupted{false};
-
 constexpr std::size_t max_sweep_points = 10000;
 
 /// One swept parameter and the values it takes, as text the option parser reads.
@@ -209,12 +206,12 @@ batch_request parse_request(int argc, char** argv) {
     request.batch.limits.time_limit =
         parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   request.json = parse_text_or_json(args["format"].as<std::string>());
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
   request.device = parse_device(args["device"].as<std::string>());
   if (args.count("runs-csv")) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
-    request.runs_csv = args["runs-csv"].as<std::string>();
+    request.runs_csv = file_option(args, "runs-csv");
   }
   if (!args.count("sweep")) check_local_floors(request.algorithm, request.n);
   if (args.count("sweep")) {
@@ -479,6 +476,9 @@ int run_batch_command(int argc, char** argv) {
   dist::channel* world = dist::process_world();
   const bool leader = !world || world->rank() == 0;
   request.quiet = request.quiet || !leader;  // one progress line and one note, rank 0's
+  if (leader)
+    refuse_shared_outputs(
+        {{"-o", request.output.empty() ? "-" : request.output}, {"--runs-csv", request.runs_csv}});
   if (!solution_exists(request.n)) {
     if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
@@ -490,7 +490,6 @@ int run_batch_command(int argc, char** argv) {
   // open, so that a signal that comes once their temporaries exist stops the batch.
   batch_request stoppable = request;
   stoppable.batch.limits.stop = &interrupted;
-  interrupted.store(false);  // the shell runs one batch after another
   stop_on_signal(&interrupted);
   // From the end of the runs on (or an error), a signal ends the process again.
   struct signal_ends_process {

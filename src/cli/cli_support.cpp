@@ -135,6 +135,35 @@ whole_reading read_whole_number(std::string_view text) {
   return {true, false, value};
 }
 
+std::atomic<bool> interrupted{false};
+
+std::string file_option(const cxxopts::ParseResult& args, const std::string& option) {
+  if (!args.count(option)) return "";
+  std::string path = args[option].as<std::string>();
+  if (path.empty()) throw usage_error("--" + option + " needs a file name");
+  return path;
+}
+
+void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::vector<std::string> keys;
+  for (const auto& [option, path] : outputs)
+    keys.push_back(path.empty()  ? ""
+                   : path == "-" ? output_file_key(STDOUT_FILENO)
+                                 : output_file_key(path));
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      if (keys[i].empty() || keys[i] != keys[j]) continue;
+      const auto& [first, first_path] = outputs[j];
+      const auto& [second, second_path] = outputs[i];
+      const auto named = [](const std::string& option, const std::string& path) {
+        return path == "-" ? std::string("standard output") : option + " " + path;
+      };
+      throw usage_error(named(first, first_path) + " and " + named(second, second_path) +
+                        " are one file, and each would replace the other: give each output a "
+                        "file of its own");
+    }
+}
+
 index_t parse_board_size(const std::string& text) {
   const whole_reading read = read_whole_number(text);
   if (!read.whole || (!read.too_large && read.value < 1))

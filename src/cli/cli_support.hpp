@@ -2,12 +2,15 @@
 // What every subcommand shares: exit codes, argument parsing with messages users can act on,
 // the progress line on stderr, and where output goes.
 
+#include <atomic>
 #include <cstdint>
 #include <cxxopts.hpp>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
@@ -57,6 +60,21 @@ bool parse_text_or_json(const std::string& format);
 /// `positional` names the one positional argument the command takes, if any.
 cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, char** argv,
                                         const char* positional = nullptr);
+
+/// The file an output option names, "" when it is not given; an empty name is refused, so that
+/// `--trace ''` is not taken for no trace, nor `-o ''` for standard output.
+std::string file_option(const cxxopts::ParseResult& args, const std::string& option);
+
+/// Refuses (usage_error) outputs that would write one file, each replacing the other's: pairs of
+/// an option's name and its file, "" for an option not given and "-" for standard output. Two
+/// names of one file (links, ./x and x) count as one; character devices (/dev/null) may be
+/// shared.
+void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
+
+/// Raised by SIGINT, SIGTERM or SIGHUP for count, solve and batch: main() installs this stop
+/// before the command reads its options, so that a signal at any moment stops the work and the
+/// command says so (exit 130) instead of ending the process.
+extern std::atomic<bool> interrupted;
 
 /// Makes a cxxopts message fit a one-line error: plain quotes.
 std::string plain_message(std::string text);

@@ -25,8 +25,6 @@
 namespace nq::cli {
 namespace {
 
-std::atomic<bool> interrupted{false};
-
 struct count_request {
   int n = 0;
   bool unique = false;
@@ -83,14 +81,11 @@ count_request parse_request(int argc, char** argv) {
   if (threads > 1024)
     throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
   request.threads = static_cast<unsigned>(threads);
-  if (args.count("checkpoint")) {
-    request.checkpoint = args["checkpoint"].as<std::string>();
-    if (request.checkpoint.empty()) throw usage_error("--checkpoint needs a file name");
-  }
+  request.checkpoint = file_option(args, "checkpoint");
   request.checkpoint_interval =
       parse_seconds("--checkpoint-interval", args["checkpoint-interval"].as<std::string>());
   request.json = parse_text_or_json(args["format"].as<std::string>());
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
   request.device = parse_device(args["device"].as<std::string>(), true);
   if (args.count("devices")) {
@@ -392,6 +387,9 @@ count_result count_with_ranks(const count_request& request, dist::count_leader& 
 int run_count(int argc, char** argv) {
   const count_request request = parse_request(argc, argv);
   dist::channel* world = dist::process_world();
+  if (!world || world->rank() == 0)
+    refuse_shared_outputs({{"-o", request.output.empty() ? "-" : request.output},
+                           {"--checkpoint", request.checkpoint}});
   // Under mpirun every rank takes its own GPUs before the start gate: one that has none for
   // --device gpu stops every rank there, with one message. Without --devices, the ranks on one
   // machine split its GPUs.

@@ -1,5 +1,8 @@
 // nqueens: the command-line front end. Maps every error to one line on stderr and an exit code.
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +13,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "core/board_io.hpp"
 #include "core/temp_files.hpp"
 #include "dist/channel.hpp"
 #include "dist/start_gate.hpp"
@@ -86,6 +90,20 @@ int dispatch(int argc, char** argv) {
                         "see nqueens --help)");
 }
 
+/// A command's --help, written unbuffered: a failed write says why (through stdio, a text longer
+/// than its buffer fails inside fputs, and the flush at the end finds no reason left).
+int print_help(const std::string& who, const std::string& text) {
+  try {
+    nq::byte_sink out(STDOUT_FILENO);
+    out.write(text);
+    out.flush();
+  } catch (const nq::resource_error& e) {
+    std::fprintf(stderr, "%s: %s\n", who.c_str(), e.what());
+    return nq::cli::exit_resource;
+  }
+  return nq::cli::exit_ok;
+}
+
 /// What a command printed on standard output must have reached it: a full disk or a closed
 /// pipe turns success (or "no solution") into exit 3. A command that already failed said so.
 int finish_output(const std::string& who, int code) {
@@ -110,8 +128,16 @@ int main(int argc, char** argv) {
         stderr);
     return nq::cli::exit_usage;
   }
-  nq::remove_temp_files_on_signal();
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG, an output error like any other
+  // (exit 3, temporaries removed), rather than end the process by SIGXFSZ.
+  ::signal(SIGXFSZ, SIG_IGN);
   const std::string_view first = argv[1];
+  // count, solve and batch stop on a signal and say so (exit 130): from the start, so that a
+  // signal while they set up stops them too; every other command ends by it.
+  if (first == "count" || first == "solve" || first == "batch")
+    nq::stop_on_signal(&nq::cli::interrupted);
+  else
+    nq::remove_temp_files_on_signal();
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
   // One line on stderr: "nqueens count: rank 2: ..." for a rank other than 0.
   const auto say = [&](int rank, const std::string& what) {
@@ -166,7 +192,7 @@ int main(int argc, char** argv) {
   try {
     code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
-    if (leader) std::fputs(help.text.c_str(), stdout);
+    if (leader) code = print_help(who, help.text);
   } catch (const nq::dist::other_rank_failed& e) {
     code = e.verdict().code;
     if (leader) say(e.verdict().rank, e.verdict().what);

@@ -299,6 +299,7 @@ class shell {
     std::vector<char*> argv;
     for (auto& a : argv_text) argv.push_back(a.data());
     std::fflush(stdout);
+    interrupted.store(false);  // a Ctrl-C stopped the batch before, not this one
     run_batch_command(static_cast<int>(argv.size()), argv.data());
     std::fflush(stdout);
   }

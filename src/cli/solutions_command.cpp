@@ -56,7 +56,7 @@ solutions_request parse_request(int argc, char** argv) {
     throw usage_error("unknown format '" + request.format + "' (expected positions or json)");
   if (args.count("time-limit"))
     request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
   return request;
 }
@@ -68,6 +68,12 @@ int run_solutions(int argc, char** argv) {
   const index_t n = request.n;
   const std::uint64_t limit = request.limit;
   const std::string& format = request.format;
+  // n = 2 and 3 are answered at once, and as solve does for them, with no file at all.
+  if (!solution_exists(n)) {
+    std::fprintf(stderr, "nqueens solutions: no solution exists for n=%llu\n",
+                 static_cast<unsigned long long>(n));
+    return exit_unsolved;
+  }
   output_target output(request.output);
   byte_sink& out = output.sink();
   std::uint64_t printed = 0;

@@ -27,9 +27,6 @@
 namespace nq::cli {
 namespace {
 
-// Set by Ctrl-C or SIGTERM while a single run is under way: the run stops as at a limit.
-std::atomic<bool> interrupted{false};
-
 constexpr index_t default_grid_limit = 32;       // default format: grid up to here, summary above
 constexpr index_t max_cell_format_n = 10000;     // grid and matrix print n^2 cells
 constexpr index_t max_clash_check_n = 10000000;  // a failure names its first clash up to here
@@ -164,7 +161,7 @@ solve_request parse_request(int argc, char** argv) {
                           " does not apply to constructive (it builds the board in one pass)");
   request.format = parse_solve_format(
       args.count("format") ? args["format"].as<std::string>() : std::string(), request.n);
-  if (args.count("output")) request.output = args["output"].as<std::string>();
+  request.output = file_option(args, "output");
   request.format_given = args.count("format") || args.count("output");
   if (args.count("memory-limit"))
     request.memory_limit = parse_byte_size(args["memory-limit"].as<std::string>());
@@ -223,7 +220,7 @@ solve_request parse_request(int argc, char** argv) {
   }
   if (args.count("trace")) {
     if (!is_chain(request)) throw no_trace(request);
-    request.trace = args["trace"].as<std::string>();
+    request.trace = file_option(args, "trace");
   }
   return request;
 }
@@ -519,6 +516,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       request.format == solve_format::json || request.format == solve_format::summary;
   // The shell shows the board itself; it writes the result only when asked to.
   const bool write = !shell || request.format_given;
+  refuse_shared_outputs(
+      {{"-o", request.output.empty() && write ? "-" : request.output}, {"--trace", request.trace}});
   if (exists) check_memory(request);
   // Ctrl-C or a polite kill stops the run (every chain of --chains) where it stands, as a
   // limit would, and the board it holds (the best a chain holds) is written. The shell keeps

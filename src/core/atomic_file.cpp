@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "core/temp_files.hpp"
@@ -17,12 +19,12 @@
 namespace nq {
 namespace {
 
-/// A full or failing disk is a resource failure (exit 3); anything else about a path is the
-/// user's to fix (exit 2).
+/// A full or failing disk, or a file-size limit (EFBIG), is a resource failure (exit 3);
+/// anything else about a path is the user's to fix (exit 2).
 [[noreturn]] void fail(const std::string& path, int error) {
   const std::string message = "cannot write " + path + ": " + std::strerror(error);
-  if (error == ENOSPC || error == EIO || error == EDQUOT || error == ENOMEM || error == EMFILE ||
-      error == ENFILE)
+  if (error == ENOSPC || error == EIO || error == EDQUOT || error == EFBIG || error == ENOMEM ||
+      error == EMFILE || error == ENFILE)
     throw resource_error(message);
   throw usage_error(message);
 }
@@ -43,6 +45,26 @@ std::string follow_links(const std::string& path) {
   fail(path, ELOOP);
 }
 
+/// A FIFO opened for writing without waiting forever for a reader: one started beside nqueens
+/// (`nqueens ... -o pipe & cat pipe`) has a few seconds to open it, then the output is refused.
+int open_fifo(const std::string& path) {
+  constexpr auto patience = std::chrono::seconds(5);
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      // Blocking writes from here on: a slow reader slows the writer, as any pipe does.
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO) fail(path, errno);
+    if (std::chrono::steady_clock::now() - start >= patience)
+      throw usage_error("cannot write " + path +
+                        ": no process is reading this FIFO (waited 5 s for one)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 /// NAME.tmp.XXXXXX beside `target`, NAME shortened so that the name fits in NAME_MAX bytes.
 std::string temp_template(const std::string& target) {
   const std::filesystem::path at = target;
@@ -52,7 +74,28 @@ std::string temp_template(const std::string& target) {
   return (at.parent_path() / (name + suffix)).string();
 }
 
+/// "D:I" for a file with device D and inode I; empty for a character device (or none).
+std::string file_key(bool found, const struct stat& info) {
+  if (!found || S_ISCHR(info.st_mode)) return "";
+  return std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
+}
+
 }  // namespace
+
+std::string output_file_key(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) return file_key(true, info);
+  // Not there yet: where it will be created, links followed, in an absolute spelling.
+  std::error_code error;
+  const std::filesystem::path target = std::filesystem::absolute(follow_links(path), error);
+  const std::filesystem::path resolved = std::filesystem::weakly_canonical(target, error);
+  return "path:" + (error ? target.lexically_normal() : resolved).string();
+}
+
+std::string output_file_key(int fd) {
+  struct stat info {};
+  return file_key(::fstat(fd, &info) == 0, info);
+}
 
 atomic_file::atomic_file(std::string path) : path_(std::move(path)) {
   struct stat info {};
@@ -60,7 +103,11 @@ atomic_file::atomic_file(std::string path) : path_(std::move(path)) {
   if (!exists && errno != ENOENT) fail(path_, errno);
   if (exists && S_ISDIR(info.st_mode))
     throw usage_error("cannot write " + path_ + ": it is a directory");
-  if (exists && (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode))) {
+  if (exists && S_ISFIFO(info.st_mode)) {
+    fd_ = open_fifo(path_);
+    return;
+  }
+  if (exists && S_ISCHR(info.st_mode)) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) fail(path_, errno);
     return;

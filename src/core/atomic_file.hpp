@@ -3,7 +3,8 @@
 // under a temporary name beside it, flushed to disk and renamed over it; a symbolic link is
 // followed, so its target is replaced and the link kept. A character device or a FIFO
 // (/dev/null, /dev/full, a named pipe) cannot be replaced: it is written through, every error
-// reported. Created before the work starts, so a bad path fails early.
+// reported; a FIFO that no process reads within 5 s is refused. Created before the work starts,
+// so a bad path fails early.
 
 #include <string>
 
@@ -31,5 +32,13 @@ class atomic_file {
   int temp_slot_ = -1;  ///< in the registry that SIGINT and SIGTERM clean up
   bool committed_ = false;
 };
+
+/// @brief Names the file that writing `path` would write: equal keys, one file. The device and
+/// inode where it exists (links followed), else the absolute path it will be created at, links
+/// followed. Empty for a character device, which several outputs may share (/dev/null).
+std::string output_file_key(const std::string& path);
+/// @brief The same for the file `fd` writes (e.g. standard output); empty for a terminal or
+/// another character device.
+std::string output_file_key(int fd);
 
 }  // namespace nq

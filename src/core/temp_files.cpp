@@ -1,6 +1,7 @@
 #include "core/temp_files.hpp"
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -42,6 +43,9 @@ void install() {
   ::sigemptyset(&action.sa_mask);
   for (const int signal : handled_signals) ::sigaddset(&action.sa_mask, signal);
   for (const int signal : handled_signals) ::sigaction(signal, &action, nullptr);
+  // A process started with them blocked (a parent's mask is inherited) still takes them, one
+  // already pending included.
+  ::pthread_sigmask(SIG_UNBLOCK, &action.sa_mask, nullptr);
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ int register_temp_file(const char* path);
 void unregister_temp_file(int slot);
 
 /// @brief SIGINT, SIGTERM and SIGHUP remove the live temporaries, then end the process by the
-/// same signal. Installed by main() for every command.
+/// same signal. Installed by main() for every command. Both this and stop_on_signal unblock the
+/// three signals, so a signal that came before (a parent's blocked mask) is taken now.
 void remove_temp_files_on_signal();
 /// @brief SIGINT, SIGTERM and SIGHUP set `*flag` instead (a count stops and saves, a solve
 /// stops its run; their temporaries go as the stack unwinds). A signal that finds the flag set

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/atomic_file.hpp"
 #include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "cpu/count_checkpoint.hpp"
@@ -111,8 +112,8 @@ class count_job {
         solutions_ += counted.solutions;
       }
       resumed_ = checkpoint_.done.size();
-      detail::write_count_checkpoint(settings_.checkpoint,
-                                     checkpoint_);  // fails early if unwritable
+      // Fails early if unwritable; the checkpoint itself appears once it holds finished work.
+      atomic_file probe(settings_.checkpoint);
     }
     // No more CPU workers than subproblems left to count: a thousand threads asked for at
     // n = 8 (78 frames) would only be started and joined.
@@ -121,6 +122,9 @@ class count_job {
   }
 
   count_result run() {
+    // A stop raised before the count started (a signal while it was being set up) ends it at once.
+    if (settings_.stop && settings_.stop->load(std::memory_order_relaxed))
+      halt_.store(true, std::memory_order_relaxed);
     detail::subproblem_source source = make_source();
     // Each CPU worker's level buffers are allocated here, where running out of memory is an
     // error the caller sees rather than the end of the process.
@@ -258,7 +262,7 @@ class count_job {
         last_progress = clock_.seconds();
         lock.lock();
       }
-      if (!settings_.checkpoint.empty() &&
+      if (!settings_.checkpoint.empty() && !checkpoint_.done.empty() &&
           clock_.seconds() - last_save >= settings_.checkpoint_interval) {
         const detail::count_checkpoint snapshot = checkpoint_;
         lock.unlock();
@@ -269,8 +273,9 @@ class count_job {
     }
   }
 
+  /// Nothing finished, nothing to record: no file (a resume would start afresh all the same).
   void save() {
-    if (!settings_.checkpoint.empty())
+    if (!settings_.checkpoint.empty() && !checkpoint_.done.empty())
       detail::write_count_checkpoint(settings_.checkpoint, checkpoint_);
   }
 

@@ -86,6 +86,10 @@ bool read_count_checkpoint(const std::string& path, int n, const std::string& sp
   if (status.type() == std::filesystem::file_type::not_found) return false;
   if (status.type() == std::filesystem::file_type::directory)
     throw usage_error("checkpoint " + path + " is a directory");
+  // A FIFO would wait for a writer (and then be written through, never read back).
+  if (status.type() != std::filesystem::file_type::regular)
+    throw usage_error("checkpoint " + path +
+                      " is not a regular file (a FIFO or a device cannot hold a checkpoint)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw usage_error("cannot read checkpoint " + path);
   std::ostringstream text;

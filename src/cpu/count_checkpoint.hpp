@@ -18,7 +18,7 @@ struct count_checkpoint {
 };
 
 /// The checkpoint in `path`, or none when the file does not exist. Throws usage_error when it
-/// is unreadable, corrupt, or made for another n or another split.
+/// is not a regular file, unreadable, corrupt, or made for another n or another split.
 bool read_count_checkpoint(const std::string& path, int n, const std::string& split,
                            std::uint64_t subproblems, count_checkpoint& out);
 
