@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <fstream>
 #include <numeric>
+#include <string>
 
 #include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
@@ -217,6 +219,63 @@ TEST(Lattice, AStopPartWayCountsEverySubBoardsPairs) {
   EXPECT_EQ(r.conflicts, test::pairs_by_lines(r.queen_row));
   EXPECT_GT(r.conflicts, 0u);
   EXPECT_EQ(r.unplaced, 0u);
+}
+
+/// The peak resident memory (VmHWM) of this process in bytes, after `reset` set it to the
+/// present (Linux: clear_refs 5); 0 when either cannot be read.
+std::uint64_t peak_resident_bytes(bool reset = false) {
+  if (reset) {
+    std::ofstream clear("/proc/self/clear_refs");
+    if (!(clear << "5" << std::flush)) return 0;
+  }
+  std::ifstream status("/proc/self/status");
+  for (std::string key; status >> key;) {
+    std::uint64_t kib = 0;
+    if (key == "VmHWM:" && status >> kib) return kib << 10;
+  }
+  return 0;
+}
+
+// A stop raised before the start, when no one shows the board: the board's 200 MB are never
+// touched (its set-up reads the stop), no board is returned, and the pairs are still counted,
+// every class's rows in order, without one.
+TEST(Lattice, AStopBeforeTheStartTouchesNoBoardThatNoOneShows) {
+  const index_t n = 50000000;
+  if (peak_resident_bytes(true) == 0) GTEST_SKIP() << "no /proc/self/clear_refs or VmHWM";
+  const std::uint64_t before = peak_resident_bytes();
+  std::atomic<bool> stop{true};
+  placement_settings settings = with(3, 2);
+  settings.limits.stop = &stop;
+  const solve_result r = solve_lattice(n, settings, {}, 0, false);
+  const std::uint64_t grown = peak_resident_bytes() - before;
+  EXPECT_LT(grown, n * sizeof(row_t) / 4) << "the set-up touched the board";
+  EXPECT_TRUE(r.queen_row.empty());
+  EXPECT_FALSE(r.solved);
+  EXPECT_EQ(r.steps, 0u);
+  const lattice_plan plan = plan_lattice(n, 3);
+  index_t in_order = 0;
+  for (index_t a = 0; a < plan.classes; ++a) in_order += plan.size(a) * (plan.size(a) - 1) / 2;
+  EXPECT_EQ(r.conflicts, in_order);
+}
+
+// A stop after the first group (one thread: the rest never start): with the board shown, the
+// groups left are written with their rows in order; without, none is returned; both count the
+// same pairs, exactly.
+TEST(Lattice, AStopPartWayCountsTheSamePairsWithOrWithoutTheBoard) {
+  std::atomic<bool> stop{false};
+  placement_settings settings = with(8, 1);
+  settings.limits.stop = &stop;
+  const progress_fn raise = [&](const solve_progress&) { stop.store(true); };
+  const solve_result shown = solve_lattice(200000, settings, raise, 300);
+  stop.store(false);
+  const solve_result kept = solve_lattice(200000, settings, raise, 300, false);
+  ASSERT_TRUE(test::is_permutation(shown.queen_row));
+  EXPECT_EQ(shown.conflicts, test::pairs_by_lines(shown.queen_row));
+  EXPECT_GT(shown.steps, 0u);
+  EXPECT_TRUE(kept.queen_row.empty());
+  EXPECT_EQ(kept.conflicts, shown.conflicts);
+  EXPECT_EQ(kept.steps, shown.steps);
+  EXPECT_FALSE(kept.solved);
 }
 
 // With no split (n under 320, W = 1), a limit still leaves a whole board with its pairs

@@ -62,8 +62,11 @@ std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads);
 /// Steps and restarts add up those of the sub-boards; --max-steps bounds each sub-board's own.
 /// A run a limit or stop ends returns the whole board it holds (sub-boards never started keep
 /// rows in order) with its attacking pairs counted exactly, split or not (`unplaced` stays 0).
-/// Throws std::bad_alloc when memory runs out.
+/// The board's set-up reads the stop too, so a stop lands within moments at any n; with
+/// `board_wanted` false such a run returns no board (queen_row empty) unless it was whole, its
+/// pairs still counted. Throws std::bad_alloc when memory runs out.
 solve_result solve_lattice(index_t n, const placement_settings& settings,
-                           const progress_fn& progress = {}, index_t sub_board = 0);
+                           const progress_fn& progress = {}, index_t sub_board = 0,
+                           bool board_wanted = true);
 
 }  // namespace nq

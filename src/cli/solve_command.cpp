@@ -546,7 +546,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     report.threads = settings.threads;
     const progress_fn show = [&](const solve_progress& p) { progress.update(p); };
     try {
-      // The GPU keeps a solved board unless something shows or writes it.
+      // The board is kept (the GPU's copied back, a stopped CPU run's completed) only where
+      // something shows or writes it.
       const bool copy_board = shell || request.format != solve_format::summary;
       result = is_lattice(request)
                    ? solve_lattice_on(request.device, request.n, settings, copy_board,
