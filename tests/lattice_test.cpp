@@ -6,12 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <fstream>
 #include <numeric>
-#include <string>
 
 #include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
+#include "resident_memory.hpp"
 
 namespace nq {
 namespace {
@@ -221,33 +220,18 @@ TEST(Lattice, AStopPartWayCountsEverySubBoardsPairs) {
   EXPECT_EQ(r.unplaced, 0u);
 }
 
-/// The peak resident memory (VmHWM) of this process in bytes, after `reset` set it to the
-/// present (Linux: clear_refs 5); 0 when either cannot be read.
-std::uint64_t peak_resident_bytes(bool reset = false) {
-  if (reset) {
-    std::ofstream clear("/proc/self/clear_refs");
-    if (!(clear << "5" << std::flush)) return 0;
-  }
-  std::ifstream status("/proc/self/status");
-  for (std::string key; status >> key;) {
-    std::uint64_t kib = 0;
-    if (key == "VmHWM:" && status >> kib) return kib << 10;
-  }
-  return 0;
-}
-
 // A stop raised before the start, when no one shows the board: the board's 200 MB are never
 // touched (its set-up reads the stop), no board is returned, and the pairs are still counted,
 // every class's rows in order, without one.
 TEST(Lattice, AStopBeforeTheStartTouchesNoBoardThatNoOneShows) {
   const index_t n = 50000000;
-  if (peak_resident_bytes(true) == 0) GTEST_SKIP() << "no /proc/self/clear_refs or VmHWM";
-  const std::uint64_t before = peak_resident_bytes();
+  if (test::peak_resident_bytes(true) == 0) GTEST_SKIP() << "no /proc/self/clear_refs or VmHWM";
+  const std::uint64_t before = test::peak_resident_bytes();
   std::atomic<bool> stop{true};
   placement_settings settings = with(3, 2);
   settings.limits.stop = &stop;
   const solve_result r = solve_lattice(n, settings, {}, 0, false);
-  const std::uint64_t grown = peak_resident_bytes() - before;
+  const std::uint64_t grown = test::peak_resident_bytes() - before;
   EXPECT_LT(grown, n * sizeof(row_t) / 4) << "the set-up touched the board";
   EXPECT_TRUE(r.queen_row.empty());
   EXPECT_FALSE(r.solved);
