@@ -276,6 +276,22 @@ TEST(Lattice, AnUnsplitBoardStoppedByALimitCountsItsPairs) {
   EXPECT_GT(r.conflicts, 0u);
 }
 
+// A board with no split above 2^20 queens is solved whole by min-conflicts: a limit that stops
+// it while placing leaves its queens not yet placed uncounted, as min-conflicts reports them,
+// rather than counting the pairs of the whole board (seconds at 10^8 queens, after the stop).
+TEST(Lattice, AnUnsplitHugeBoardStoppedWhilePlacingReportsItsQueensUnplaced) {
+  const index_t n = 1048588;  // n - 1, n and n + 1 have no divisor that splits them
+  ASSERT_EQ(plan_lattice(n, 1).classes, 1u);
+  ASSERT_GT(n, lattice_max_whole_search);
+  placement_settings settings = with(1, 2);
+  settings.limits.max_steps = 1000;
+  const solve_result r = solve_lattice(n, settings);
+  EXPECT_FALSE(r.solved);
+  EXPECT_GT(r.unplaced, n - 1000);
+  EXPECT_EQ(r.conflicts, 0u);
+  EXPECT_TRUE(test::is_permutation(r.queen_row));
+}
+
 // The memory bound covers the board and each thread's sub-boards: under 5 bytes a queen for
 // 10^9 queens on 2 threads, and the whole board's min-conflicts when it cannot be split.
 TEST(Lattice, MemoryStaysNearFourBytesAQueen) {

@@ -345,11 +345,11 @@ bool lattice_plan_is_valid(const lattice_plan& plan) {
 
 std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
   const index_t n = plan.n;
-  // The board solved whole, then its pairs counted when a limit stopped it.
+  // The board solved whole: by the sub-board search, whose pairs are counted when a limit
+  // stopped it, or by min-conflicts, whose own count is kept.
   if (plan.classes == 1)
-    return (n <= lattice_max_whole_search ? qs4_workspace_bytes(n)  // its rows are the board
-                                          : min_conflicts_memory_bytes(n)) +
-           verify_memory_bytes(n);
+    return n <= lattice_max_whole_search ? qs4_workspace_bytes(n) + verify_memory_bytes(n)
+                                         : min_conflicts_memory_bytes(n);
   const index_t m = plan.size(0);  // the widest class
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned asked = threads ? threads : cores;
@@ -392,15 +392,12 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
     return result;
   }
   if (plan.classes == 1) {  // no split fits: the board is one class
+    // A run stopped while placing reports the queens not yet placed, as min-conflicts does:
+    // counting the pairs of 10^8 queens or more would take seconds after the stop.
     min_conflicts_settings mc;
     mc.seed = settings.seed;
     mc.limits = settings.limits;
-    solve_result result = solve_min_conflicts(n, mc, progress);
-    if (!result.solved) {  // pairs counted exactly, as on the split path, never `unplaced`
-      result.conflicts = verify_board(result.queen_row, settings.threads).conflicts;
-      result.unplaced = 0;
-    }
-    return result;
+    return solve_min_conflicts(n, mc, progress);
   }
   return lattice_run(n, settings, progress, std::move(plan), board_wanted).run();
 }
