@@ -161,10 +161,12 @@ struct beam_record {
 unsigned beam_blocks(std::uint64_t work) { return grid_size(work, beam_threads); }
 
 /// Runs a Thrust algorithm, its failures as cuda_error. In the host execution Thrust runs on the
-/// calling thread: the stream is drained first.
-template <class Call>
-void thrust_step(const char* what, Call call) {
+/// calling thread: the stream is drained first. False, without running it, when `cut` (asked
+/// once drained, so at no extra wait) says the generation stops there.
+template <class Call, class Cut>
+bool thrust_step(const char* what, Call call, Cut cut) {
   synchronize();
+  if (cut()) return false;
   try {
     call();
   } catch (const thrust::system_error& e) {
@@ -172,6 +174,7 @@ void thrust_step(const char* what, Call call) {
   } catch (const std::bad_alloc&) {
     throw cuda_error(std::string("GPU out of memory ") + what);
   }
+  return true;
 }
 
 /// The memory of one whole-grid beam run, owned for its length.
@@ -226,14 +229,17 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
   std::uint64_t steps = 0;
   beam_summary seen{};
   bool stopped = false;
+  const auto must_stop = [&] {
+    return stopped = (stop && stop->load(std::memory_order_relaxed)) ||
+                     (job.time_limit_ns != 0 && clock_ns() - start_ns >= job.time_limit_ns);
+  };
   // The beam `current` has been made and summarised: its history row, then the stop checks,
   // every generation as the CPU's observer makes them.
   const auto summarise = [&] {
     if (launch.history)
       launch_threads("beam_record", 1, 1, beam_record{r, current, launch.history, steps, nullptr});
     copy_to_host(&seen, r.summary, 1);
-    stopped = (stop && stop->load(std::memory_order_relaxed)) ||
-              (job.time_limit_ns != 0 && clock_ns() - start_ns >= job.time_limit_ns);
+    must_stop();
   };
   launch_threads("beam_reset", 1, 1, beam_reset{r});
   launch_threads("beam_start", beam_blocks(b.width), beam_threads, beam_start{r});
@@ -243,22 +249,36 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
     const std::uint64_t generation = steps + 1;
     launch_threads("beam_score", beam_blocks(successors), beam_threads,
                    beam_score{r, current, generation, b.stochastic});
+    // A stop is read wherever the host waits anyway (before each Thrust step, and once the
+    // successors are ranked): one then drops the generation before its states are taken, as
+    // the CPU does, so a wide beam's generation is cut short.
+    bool ranked = false;
     if (b.stochastic) {
-      thrust_step("summing the successors' fitness", [&] {
-        thrust::inclusive_scan(thrust::device, r.keys, r.keys + successors, r.keys);
-      });
-      launch_threads("beam_targets", beam_blocks(b.width), beam_threads,
-                     beam_targets{r, generation});
-      thrust_step("drawing successors", [&] {
-        thrust::upper_bound(thrust::device, r.keys, r.keys + successors, r.targets,
-                            r.targets + b.width, r.chosen);
-      });
+      ranked = thrust_step(
+          "summing the successors' fitness",
+          [&] { thrust::inclusive_scan(thrust::device, r.keys, r.keys + successors, r.keys); },
+          must_stop);
+      if (ranked) {
+        launch_threads("beam_targets", beam_blocks(b.width), beam_threads,
+                       beam_targets{r, generation});
+        ranked = thrust_step(
+            "drawing successors",
+            [&] {
+              thrust::upper_bound(thrust::device, r.keys, r.keys + successors, r.targets,
+                                  r.targets + b.width, r.chosen);
+            },
+            must_stop);
+      }
     } else {
       // A stable sort of keys whose numbers start in order: (key, number) order, the CPU's.
-      thrust_step("sorting the successors", [&] {
-        thrust::stable_sort_by_key(thrust::device, r.keys, r.keys + successors, r.numbers);
-      });
+      ranked = thrust_step(
+          "sorting the successors",
+          [&] {
+            thrust::stable_sort_by_key(thrust::device, r.keys, r.keys + successors, r.numbers);
+          },
+          must_stop);
     }
+    if (!ranked || must_stop()) break;
     launch_threads("beam_reset", 1, 1, beam_reset{r});
     launch_threads("beam_take", beam_blocks(b.width), beam_threads, beam_take{r, current});
     current ^= 1;

@@ -141,7 +141,9 @@ struct lattice_gpu_result {
 /// counts included. The board stays on the device, is checked there, and is copied back when
 /// `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
 /// settings.threads). A stop or time limit raises a flag each search reads every
-/// qs4_poll_interval steps; classes not started then keep their rows in order. Needs
+/// qs4_poll_interval steps; classes not started then keep their rows in order, and the pairs
+/// of a board left unsolved are not counted (`pairs_counted` false; copied back only when
+/// `copy_board`), so that the stop lands within moments at any n. Needs
 /// has_lattice(n); `sub_board` as solve_lattice's; `slots` > 0 caps the classes a launch runs
 /// (tests; the board does not depend on it). Throws cuda_error (a resource_error) when the GPU
 /// fails or lacks memory, before anything runs when the board does not fit.

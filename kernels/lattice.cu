@@ -160,6 +160,7 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
     return (lim.time_limit > 0 && clock.seconds() >= lim.time_limit) ||
            (lim.stop && lim.stop->load(std::memory_order_relaxed));
   };
+  bool stopped = false;  // the flag raised: some classes may not have been searched
   // The workspaces, and after them the check's bits, in one allocation.
   const index_t lines = diag_line_count(m0),
                 check_words = bit_words(n) + 2 * bit_words(diag_line_count(n));
@@ -177,15 +178,15 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
     cuda_event start, end;
     start.record();
     for (index_t first = 0; first < w; first += out.slots) {
-      if (must_stop()) raise_flag(flag.host());
+      if (!stopped && must_stop()) raise_flag(flag.host()), stopped = true;
       const index_t count = std::min(out.slots, w - first);
       launch_threads(
           "lattice_classes", grid_size(count, block_threads), block_threads,
           solve_classes{board.data(), row_class.data(), laid, n, w, plan.wide, first, count,
                         settings.seed, lim.max_steps, flag.device(), totals.data()});
       // Raises the flag for a stop or the time limit while the launch runs.
-      for (bool raised = false; !stream_idle();) {
-        if (!raised && must_stop()) raise_flag(flag.host()), raised = true;
+      while (!stream_idle()) {
+        if (!stopped && must_stop()) raise_flag(flag.host()), stopped = true;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
       synchronize();
@@ -207,16 +208,19 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
   out.unsolved = host[2];
   out.clashes = host[3];
   result.solved = out.clashes == 0;
-  if (copy_board || !result.solved) {
+  // The pairs of a board that is no solution, counted exactly on the CPU; not after a stop,
+  // which would then wait seconds on a huge board (the copy and the count).
+  const bool count_pairs = !result.solved && !stopped;
+  if (copy_board || count_pairs) {
     result.queen_row.resize(n);
     copy_to_host(result.queen_row.data(), board.data(), n);
   }
-  // The pairs of a board that is no solution, counted exactly on the CPU.
-  if (!result.solved) {
+  if (count_pairs) {
     const unsigned threads =
         settings.threads ? settings.threads : std::max(1u, std::thread::hardware_concurrency());
     result.conflicts = verify_board(result.queen_row, threads).conflicts;
   }
+  result.pairs_counted = result.solved || count_pairs;
   result.seconds = clock.seconds();
   return out;
 }

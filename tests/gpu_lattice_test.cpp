@@ -112,8 +112,9 @@ TEST_F(GpuLattice, AStepLimitStopsLikeTheCpu) {
 }
 
 // A stop raised before the start, or a time limit already past, leaves every class's rows in
-// order, as on the CPU, counted exactly.
-TEST_F(GpuLattice, AStopOrAPastTimeLimitLeavesTheRowsInOrder) {
+// order, as on the CPU. Its pairs are not counted (on a huge board the copy and the CPU's count
+// would take seconds after the stop), and the board is copied back only when asked for.
+TEST_F(GpuLattice, AStopOrAPastTimeLimitLeavesTheRowsInOrderUncounted) {
   std::atomic<bool> stop{true};
   placement_settings stopped = with(3);
   stopped.limits.stop = &stop;
@@ -122,33 +123,39 @@ TEST_F(GpuLattice, AStopOrAPastTimeLimitLeavesTheRowsInOrder) {
   for (const placement_settings& settings : {stopped, timed})
     for (const auto& [n, aim] : {std::pair<index_t, index_t>{30000, 300}, {8, 0}, {64, 0}}) {
       const solve_result cpu = solve_lattice(n, settings, {}, aim);
-      const gpu::lattice_gpu_result gpu = gpu::solve_lattice(n, settings, false, aim);
+      const gpu::lattice_gpu_result gpu = gpu::solve_lattice(n, settings, true, aim);
       EXPECT_FALSE(gpu.result.solved) << "n=" << n;
       EXPECT_FALSE(cpu.solved) << "n=" << n;
       EXPECT_EQ(gpu.result.steps, 0u);
       EXPECT_EQ(cpu.steps, 0u);
       EXPECT_EQ(gpu.result.queen_row, cpu.queen_row) << "n=" << n;
-      EXPECT_EQ(gpu.result.conflicts, cpu.conflicts);
-      EXPECT_EQ(gpu.result.conflicts, test::pairs_by_lines(gpu.result.queen_row));
+      EXPECT_TRUE(cpu.pairs_counted);
+      EXPECT_FALSE(gpu.result.pairs_counted) << "n=" << n;
+      EXPECT_EQ(gpu.result.conflicts, 0u);
       EXPECT_EQ(gpu.clashes, clashes_of(gpu.result.queen_row));
+      const gpu::lattice_gpu_result kept = gpu::solve_lattice(n, settings, false, aim);
+      EXPECT_TRUE(kept.result.queen_row.empty()) << "n=" << n;
+      EXPECT_FALSE(kept.result.pairs_counted);
+      EXPECT_EQ(kept.clashes, gpu.clashes);
     }
 }
 
 // A time limit that passes while the classes run (the host raises the flag during the launch)
-// ends them at their next poll: an unsolved permutation whose pairs are counted exactly. How
-// long the set-up takes depends on the machine and its load, so the limits climb from 10 ms by
-// half each time until one passes during the search; every run on the way must be exact.
-// Needs the search to last half as long as the set-up, not a fast machine.
-TEST_F(GpuLattice, ATimeLimitWhileRunningEndsWithAnExactCount) {
+// ends them at their next poll: an unsolved permutation, its pairs not counted. How long the
+// set-up takes depends on the machine and its load, so the limits climb from 10 ms by half each
+// time until one passes during the search; every run on the way must be a permutation. Needs
+// the search to last half as long as the set-up, not a fast machine.
+TEST_F(GpuLattice, ATimeLimitWhileRunningLeavesAnUncountedPermutation) {
   const index_t n = test::device_or_host<index_t>(400000000, 4000000);
   bool ended_while_running = false;
   for (double limit = 0.01; !ended_while_running; limit *= 1.5) {
     placement_settings settings = with(8);
     settings.limits.time_limit = limit;
-    const gpu::lattice_gpu_result gpu = gpu::solve_lattice(n, settings, false);
+    const gpu::lattice_gpu_result gpu = gpu::solve_lattice(n, settings, true);
     if (gpu.result.solved) break;  // the limit came after the whole search
     ASSERT_TRUE(test::is_permutation(gpu.result.queen_row)) << "limit " << limit;
-    EXPECT_EQ(gpu.result.conflicts, test::pairs_by_lines(gpu.result.queen_row));
+    EXPECT_FALSE(gpu.result.pairs_counted);
+    EXPECT_GT(gpu.clashes, 0u);
     EXPECT_GT(gpu.unsolved, 0u);
     ended_while_running = gpu.result.steps > 0;
   }

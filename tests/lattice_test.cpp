@@ -10,6 +10,7 @@
 
 #include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
+#include "resident_memory.hpp"
 
 namespace nq {
 namespace {
@@ -219,6 +220,48 @@ TEST(Lattice, AStopPartWayCountsEverySubBoardsPairs) {
   EXPECT_EQ(r.unplaced, 0u);
 }
 
+// A stop raised before the start, when no one shows the board: the board's 200 MB are never
+// touched (its set-up reads the stop), no board is returned, and the pairs are still counted,
+// every class's rows in order, without one.
+TEST(Lattice, AStopBeforeTheStartTouchesNoBoardThatNoOneShows) {
+  const index_t n = 50000000;
+  if (test::peak_resident_bytes(true) == 0) GTEST_SKIP() << "no /proc/self/clear_refs or VmHWM";
+  const std::uint64_t before = test::peak_resident_bytes();
+  std::atomic<bool> stop{true};
+  placement_settings settings = with(3, 2);
+  settings.limits.stop = &stop;
+  const solve_result r = solve_lattice(n, settings, {}, 0, false);
+  const std::uint64_t grown = test::peak_resident_bytes() - before;
+  EXPECT_LT(grown, n * sizeof(row_t) / 4) << "the set-up touched the board";
+  EXPECT_TRUE(r.queen_row.empty());
+  EXPECT_FALSE(r.solved);
+  EXPECT_EQ(r.steps, 0u);
+  const lattice_plan plan = plan_lattice(n, 3);
+  index_t in_order = 0;
+  for (index_t a = 0; a < plan.classes; ++a) in_order += plan.size(a) * (plan.size(a) - 1) / 2;
+  EXPECT_EQ(r.conflicts, in_order);
+}
+
+// A stop after the first group (one thread: the rest never start): with the board shown, the
+// groups left are written with their rows in order; without, none is returned; both count the
+// same pairs, exactly.
+TEST(Lattice, AStopPartWayCountsTheSamePairsWithOrWithoutTheBoard) {
+  std::atomic<bool> stop{false};
+  placement_settings settings = with(8, 1);
+  settings.limits.stop = &stop;
+  const progress_fn raise = [&](const solve_progress&) { stop.store(true); };
+  const solve_result shown = solve_lattice(200000, settings, raise, 300);
+  stop.store(false);
+  const solve_result kept = solve_lattice(200000, settings, raise, 300, false);
+  ASSERT_TRUE(test::is_permutation(shown.queen_row));
+  EXPECT_EQ(shown.conflicts, test::pairs_by_lines(shown.queen_row));
+  EXPECT_GT(shown.steps, 0u);
+  EXPECT_TRUE(kept.queen_row.empty());
+  EXPECT_EQ(kept.conflicts, shown.conflicts);
+  EXPECT_EQ(kept.steps, shown.steps);
+  EXPECT_FALSE(kept.solved);
+}
+
 // With no split (n under 320, W = 1), a limit still leaves a whole board with its pairs
 // counted, never queens `unplaced`.
 TEST(Lattice, AnUnsplitBoardStoppedByALimitCountsItsPairs) {
@@ -231,6 +274,22 @@ TEST(Lattice, AnUnsplitBoardStoppedByALimitCountsItsPairs) {
   ASSERT_TRUE(test::is_permutation(r.queen_row));
   EXPECT_EQ(r.conflicts, test::pairs_by_lines(r.queen_row));
   EXPECT_GT(r.conflicts, 0u);
+}
+
+// A board with no split above 2^20 queens is solved whole by min-conflicts: a limit that stops
+// it while placing leaves its queens not yet placed uncounted, as min-conflicts reports them,
+// rather than counting the pairs of the whole board (seconds at 10^8 queens, after the stop).
+TEST(Lattice, AnUnsplitHugeBoardStoppedWhilePlacingReportsItsQueensUnplaced) {
+  const index_t n = 1048588;  // n - 1, n and n + 1 have no divisor that splits them
+  ASSERT_EQ(plan_lattice(n, 1).classes, 1u);
+  ASSERT_GT(n, lattice_max_whole_search);
+  placement_settings settings = with(1, 2);
+  settings.limits.max_steps = 1000;
+  const solve_result r = solve_lattice(n, settings);
+  EXPECT_FALSE(r.solved);
+  EXPECT_GT(r.unplaced, n - 1000);
+  EXPECT_EQ(r.conflicts, 0u);
+  EXPECT_TRUE(test::is_permutation(r.queen_row));
 }
 
 // The memory bound covers the board and each thread's sub-boards: under 5 bytes a queen for

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -116,6 +117,29 @@ TEST(PopulatePages, MapsAFreshRangeInOnEveryThreadCountWithoutWritingIt) {
     EXPECT_EQ(bytes_at[0], 0);
     EXPECT_EQ(bytes_at[bytes - 1], 0);
     munmap(data, bytes);
+  }
+}
+
+// A stop ends the mapping between steps of 32 MiB, on every thread: raised from the start,
+// nothing is mapped; raised after the first step asked, that step alone.
+TEST(PopulatePages, AStopLeavesTheRestUnmapped) {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  constexpr std::size_t bytes = std::size_t{200} << 20, step = std::size_t{32} << 20;
+  for (const unsigned threads : {1u, 2u}) {
+    for (const int allowed : {0, 1}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(allowed) + " steps");
+      void* data = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      ASSERT_NE(data, MAP_FAILED);
+      std::atomic<int> asked{0};
+      const bool whole =
+          detail::populate_pages(data, bytes, threads, [&] { return asked++ >= allowed; });
+      EXPECT_FALSE(whole);
+      EXPECT_GE(asked.load(), 1);
+      // At most the steps allowed (the range may start mid-page; its first page is then
+      // left out, or a huge page may bring a neighbour in).
+      EXPECT_LE(resident_pages(data, bytes), allowed * (step / page + 512));
+      munmap(data, bytes);
+    }
   }
 }
 

@@ -54,16 +54,21 @@ lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board = 0);
 bool lattice_plan_is_valid(const lattice_plan& plan);
 
 /// @brief Peak bytes the lattice solver allocates for plan.n queens on `threads` threads (0:
-/// every core): the board, and each thread's sub-boards and their search.
+/// every core): the board, and each thread's sub-boards and their search (or min-conflicts').
 std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads);
 
 /// @brief Solves n queens by the lattice split with settings.threads threads (0: every core);
 /// n = 2 and 3 return unsolved at once. The board depends on (seed, n, sub_board) alone.
 /// Steps and restarts add up those of the sub-boards; --max-steps bounds each sub-board's own.
 /// A run a limit or stop ends returns the whole board it holds (sub-boards never started keep
-/// rows in order) with its attacking pairs counted exactly, split or not (`unplaced` stays 0).
-/// Throws std::bad_alloc when memory runs out.
+/// rows in order) with its attacking pairs counted exactly (`unplaced` stays 0), but for a board
+/// with no split above lattice_max_whole_search, solved whole by min-conflicts: stopped while
+/// placing, it reports its queens `unplaced` as min-conflicts does.
+/// The board's set-up reads the stop too, so a stop lands within moments at any n; with
+/// `board_wanted` false such a run returns no board (queen_row empty) unless it was whole, its
+/// pairs still counted. Throws std::bad_alloc when memory runs out.
 solve_result solve_lattice(index_t n, const placement_settings& settings,
-                           const progress_fn& progress = {}, index_t sub_board = 0);
+                           const progress_fn& progress = {}, index_t sub_board = 0,
+                           bool board_wanted = true);
 
 }  // namespace nq

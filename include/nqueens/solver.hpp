@@ -13,15 +13,20 @@ namespace nq {
 
 /// @brief Outcome of one solver run.
 struct solve_result {
-  bool solved = false;           ///< the board has no attacking pair
-  index_t conflicts = 0;         ///< attacking pairs on the final board; 0 when `unplaced` > 0
+  bool solved = false;    ///< the board has no attacking pair
+  index_t conflicts = 0;  ///< attacking pairs on the final board; 0 when not counted
   /// Placement (parallel, min-conflicts): queens a run stopped mid-placement left off the
   /// board's lines; their attacking pairs are not counted.
   index_t unplaced = 0;
-  std::uint64_t steps = 0;       ///< the algorithm's unit of work (see `nqueens algorithms`)
-  std::uint64_t restarts = 0;    ///< fresh starts after getting stuck
-  double seconds = 0.0;          ///< wall time of the search itself
-  std::vector<row_t> queen_row;  ///< final board (row per column); empty when none exists
+  /// False when a stopped run did not count its board's attacking pairs (`conflicts` is then
+  /// 0): the lattice on the GPU, whose count would take the CPU seconds on a huge board.
+  bool pairs_counted = true;
+  std::uint64_t steps = 0;     ///< the algorithm's unit of work (see `nqueens algorithms`)
+  std::uint64_t restarts = 0;  ///< fresh starts after getting stuck
+  double seconds = 0.0;        ///< wall time of the search itself
+  /// Final board (row per column); empty when none exists, or when a stopped lattice run was
+  /// told that no one shows it (solve_lattice's `board_wanted`).
+  std::vector<row_t> queen_row;
 };
 
 /// @brief A snapshot for progress displays.

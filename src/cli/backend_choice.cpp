@@ -97,7 +97,7 @@ solve_result solve_lattice_on(const std::string& device, index_t n,
                               std::string& note, const progress_fn& progress, std::string& used,
                               double* kernel_seconds) {
   used = "cpu";
-  if (device == "cpu") return solve_lattice(n, settings, progress);
+  if (device == "cpu") return solve_lattice(n, settings, progress, 0, copy_board);
   std::string why;
 #if NQ_WITH_CUDA
   if (gpu::device_count() == 0) {
@@ -132,7 +132,7 @@ solve_result solve_lattice_on(const std::string& device, index_t n,
   why = "no CUDA device (built without CUDA)";
 #endif
   note = why + "; ran on the CPU";
-  return solve_lattice(n, settings, progress);
+  return solve_lattice(n, settings, progress, 0, copy_board);
 }
 
 }  // namespace nq::cli

@@ -35,9 +35,10 @@ solve_result solve_placement_on(const std::string& device, index_t n,
 /// Runs the lattice where `device` asks: the GPU for gpu, and for auto when one is present,
 /// runs n (gpu::has_lattice) and has the device memory; else the CPU, setting `note` to why
 /// (as choose_backend does). The GPU copies the board back only when `copy_board` (or when
-/// unsolved), and a board copied back is checked again on the CPU. Sets `used`, and the kernel
-/// seconds when the GPU ran. --device gpu without a device is a device_error, with an n the GPU
-/// does not run a usage_error, and without the memory a resource_error.
+/// unsolved), and a board copied back is checked again on the CPU; without `copy_board`, a CPU
+/// run a stop cut short returns no board (solve_lattice's `board_wanted`). Sets `used`, and the
+/// kernel seconds when the GPU ran. --device gpu without a device is a device_error, with an n
+/// the GPU does not run a usage_error, and without the memory a resource_error.
 solve_result solve_lattice_on(const std::string& device, index_t n,
                               const placement_settings& settings, bool copy_board,
                               std::string& note, const progress_fn& progress, std::string& used,

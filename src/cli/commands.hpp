@@ -31,7 +31,8 @@ struct shell_solve {
   const std::atomic<bool>* stop = nullptr;  ///< when raised, the run stops unsolved soon
   solve_result result;                      ///< what the run left, filled in
   std::string stop_reason;                  ///< why it stopped unsolved ("" when solved), filled in
-  std::string device;  ///< where it ran (the chosen chain, with --chains): cpu or gpu
+  std::string device;         ///< where it ran (the chosen chain, with --chains): cpu or gpu
+  bool pairs_counted = true;  ///< false where JSON's `conflicts` is null (not counted), filled in
 };
 /// nqueens solve with argv as for solve. The result is written only when --format or
 /// --output is given, and an unsolved run is not reported on stderr: the shell reports.

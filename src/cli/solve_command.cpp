@@ -331,6 +331,12 @@ bool stopped_placing(const solve_request& request, const solve_result& result) {
   return !result.solved && (is_parallel(request) || result.unplaced > 0);
 }
 
+/// Whether the run's attacking pairs were counted: not when it stopped placing, nor when a stop
+/// left them uncounted (the lattice on the GPU). JSON then has a null `conflicts`.
+bool pairs_counted(const solve_request& request, const solve_result& result) {
+  return result.solved || (!stopped_placing(request, result) && result.pairs_counted);
+}
+
 void write_json(byte_sink& out, const solve_request& request, const solve_result& result,
                 const chain_report& report) {
   nlohmann::ordered_json record;
@@ -349,8 +355,8 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   if (stopped_placing(request, result)) {
     record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
     record["unplaced"] = result.unplaced;
-  } else if (!solution_exists(request.n)) {
-    record["conflicts"] = nullptr;  // n = 2, 3: no board was made, so none has pairs to count
+  } else if (!solution_exists(request.n) || !pairs_counted(request, result)) {
+    record["conflicts"] = nullptr;  // n = 2, 3 (no board was made), or pairs left uncounted
   } else {
     record["conflicts"] = result.conflicts;
   }
@@ -401,6 +407,8 @@ std::string summary_line(const solve_request& request, const solve_result& resul
   }
   if (stopped_placing(request, result))
     text += ", " + count_of(result.unplaced, "queen") + " not yet placed";
+  else if (!pairs_counted(request, result))
+    text += ", attacking pairs not counted";
   else if (!result.solved)
     text += ", " + count_of(result.conflicts, "attacking pair") + " left";
   return text + ")\n";
@@ -482,7 +490,9 @@ std::string failure_reason(const solve_request& request, const solve_result& res
     return "no solution found within the time limit (" + steps + ", " + seconds + ")";
   }
   std::string text = "no solution found: " + request.algorithm + " stopped after " + steps +
-                     " with " + count_of(result.conflicts, "attacking pair") + " left";
+                     (pairs_counted(request, result)
+                          ? " with " + count_of(result.conflicts, "attacking pair") + " left"
+                          : ", its attacking pairs not counted");
   if (request.shell && request.local) text += climber_stop(request, result);
   // The first clash of the board it was left with, as verify names it.
   if (!result.queen_row.empty() && result.queen_row.size() <= max_clash_check_n) {
@@ -547,7 +557,8 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
     report.threads = settings.threads;
     const progress_fn show = [&](const solve_progress& p) { progress.update(p); };
     try {
-      // The GPU keeps a solved board unless something shows or writes it.
+      // The board is kept (the GPU's copied back, a stopped CPU run's completed) only where
+      // something shows or writes it.
       const bool copy_board = shell || request.format != solve_format::summary;
       result = is_lattice(request)
                    ? solve_lattice_on(request.device, request.n, settings, copy_board, report.note,
@@ -583,6 +594,7 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   const bool solved = result.solved;
   if (shell) {
     shell->device = report.device;
+    shell->pairs_counted = pairs_counted(request, result);
     if (exists && !solved) shell->stop_reason = failure_reason(request, result);
     shell->result = std::move(result);  // the board is not copied: it may be 10^9 queens
   } else if (!exists) {

@@ -25,7 +25,8 @@ void advise_huge_pages(void* data, std::size_t bytes) {
 #endif
 }
 
-bool populate_pages(void* data, std::size_t bytes, unsigned threads) {
+bool populate_pages(void* data, std::size_t bytes, unsigned threads,
+                    const std::function<bool()>& stop) {
 #if defined(__linux__)
 #ifndef MADV_POPULATE_WRITE
   constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older kernels answer EINVAL
@@ -40,11 +41,19 @@ bool populate_pages(void* data, std::size_t bytes, unsigned threads) {
   const std::uintptr_t min_piece = (std::uintptr_t{64} << 20) / page;
   const auto pieces = static_cast<unsigned>(
       std::clamp<std::uintptr_t>(pages / min_piece, 1, std::max(1u, threads)));
+  // Each piece is mapped in steps of 32 MiB (tens of milliseconds), the stop read before each.
+  const std::uintptr_t step = (std::uintptr_t{32} << 20) / page * page;
   std::vector<char> done(pieces, 0);
   const auto populate = [&](unsigned k) {
     const std::uintptr_t from = first + pages * k / pieces * page;
     const std::uintptr_t to = first + pages * (k + 1) / pieces * page;
-    done[k] = madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) == 0;
+    bool mapped = true;
+    for (std::uintptr_t at = from; at < to && mapped; at += step) {
+      if (stop && stop()) return;
+      mapped =
+          madvise(reinterpret_cast<void*>(at), std::min(step, to - at), MADV_POPULATE_WRITE) == 0;
+    }
+    done[k] = mapped;
   };
   std::vector<std::thread> helpers;
   try {
@@ -58,6 +67,7 @@ bool populate_pages(void* data, std::size_t bytes, unsigned threads) {
   (void)data;
   (void)bytes;
   (void)threads;
+  (void)stop;
   return false;
 #endif
 }

@@ -3,6 +3,7 @@
 // pages: one TLB entry covers 512 times more. Linux in "madvise" mode gives them only on request.
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace nq::detail {
@@ -13,9 +14,12 @@ void advise_huge_pages(void* data, std::size_t bytes);
 /// Maps [data, data + bytes) in, writable, on `threads` threads at once, without writing to it
 /// (MADV_POPULATE_WRITE): a later serial fill then finds its pages present, and the page faults
 /// (most of the cost of a first touch of gigabytes, in system time) are shared by the cores.
-/// Harmless where unsupported (the pages then fault in at first touch, as before). Whether the
+/// Harmless where unsupported (the pages then fault in at first touch, as before). `stop`, when
+/// given, is asked (from every thread at once) before each 32 MiB: once it says so, the pages
+/// left fault in at first touch, so that a stop lands within moments on gigabytes. Whether the
 /// kernel mapped every whole page of the range in.
-bool populate_pages(void* data, std::size_t bytes, unsigned threads);
+bool populate_pages(void* data, std::size_t bytes, unsigned threads,
+                    const std::function<bool()>& stop = {});
 
 /// Resizes an empty vector to `size` zeroed elements, its pages mapped in by `threads` threads
 /// first (populate_pages): only the fill itself is serial.

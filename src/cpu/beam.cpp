@@ -38,15 +38,29 @@ namespace {
 
 using count_t = std::uint16_t;
 
-/// The beam: k boards with their lines.
+/// The beam: k boards with their lines. A wide beam is gigabytes (10^6 states of 100 queens:
+/// 1.4 GB), so its memory is reserved at once but made state by state (grow), between reads
+/// of the stop.
 struct beam_states {
-  beam_states(index_t n, std::size_t k)
-      : n(n),
-        queen_row(k * n),
-        rows(k * n),
-        diag(k * (2 * n - 1)),
-        anti(k * (2 * n - 1)),
-        cost(k) {}
+  beam_states(index_t n, std::size_t k) : n(n) {
+    queen_row.reserve(k * n);
+    rows.reserve(k * n);
+    diag.reserve(k * (2 * n - 1));
+    anti.reserve(k * (2 * n - 1));
+    cost.reserve(k);
+  }
+  /// Makes room for state s, 4,096 states at a time (at most k).
+  void grow(std::size_t s, std::size_t k) {
+    if (s >= cost.size()) resize(std::min(k, s + 4096));
+  }
+  /// Holds `states` states (those it gains zeroed, within what was reserved).
+  void resize(std::size_t states) {
+    queen_row.resize(states * n);
+    rows.resize(states * n);
+    diag.resize(states * (2 * n - 1));
+    anti.resize(states * (2 * n - 1));
+    cost.resize(states);
+  }
   climber_view<count_t> view(std::size_t s) {
     return {queen_row.data() + s * n, rows.data() + s * n, diag.data() + s * (2 * n - 1),
             anti.data() + s * (2 * n - 1), n};
@@ -66,8 +80,10 @@ struct successor {
   }
 };
 
-/// Asked once per column of successors: true ends the generation unfinished (a time limit; a
-/// generation of 16 states on 3000 queens scores 1.4e8 successors, far too long to finish first).
+/// Asked once per column of successors, and once per state made (at the start and when a
+/// generation takes its states): true ends the generation unfinished (a time limit; a
+/// generation of 16 states on 3000 queens scores 1.4e8 successors, and taking 10^6 states of
+/// 100 queens writes 1.4 GB, both far too long to finish first).
 using interrupt_check = std::function<bool()>;
 
 /// Calls visit(number, state, j, cost) for every successor of every state, in order: successor
@@ -163,8 +179,17 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_
                           const population_observer& observe, std::vector<row_t>& best,
                           const std::function<bool()>& interrupted) {
   const std::size_t k = settings.width;
+  const auto stop_asked = [&] { return interrupted && interrupted(); };
   beam_states beam(n, k);
+  // A stop while the beam is made leaves it with the states made so far (at least one).
+  bool made = true;
   for (std::size_t s = 0; s < k; ++s) {
+    if (s > 0 && stop_asked()) {
+      beam.resize(s);
+      made = false;
+      break;
+    }
+    beam.grow(s, k);
     const auto b = beam.view(s);
     if (s == 0 && start) {
       std::copy(start, start + n, b.queen_row);
@@ -177,7 +202,7 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_
   chain_outcome out;
   trace_row row = population_row(n, beam.cost, 0);
   out.cost = row.cost;
-  out.stopped = !observe(row);
+  out.stopped = !observe(row) || !made;
   beam_states next(n, k);
   const index_t per_state = beam::successors_per_state(n);
   while (out.cost != 0 && !out.stopped && (max_steps == 0 || out.steps < max_steps)) {
@@ -185,13 +210,17 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_
     const auto chosen = settings.stochastic
                             ? drawn_successors(beam, seed, run, generation, k, interrupted)
                             : best_successors(beam, seed, run, generation, k, interrupted);
-    if (chosen.empty()) {  // interrupted: the generation is dropped, the beam stays as it was
+    std::size_t taken = 0;
+    if (!chosen.empty())
+      for (; taken < k && !stop_asked(); ++taken) {
+        next.grow(taken, k);
+        next.cost[taken] = beam::take_successor(beam.view(chosen[taken] / per_state),
+                                                next.view(taken), chosen[taken] % per_state);
+      }
+    if (taken < k) {  // interrupted: the generation is dropped, the beam stays as it was
       out.stopped = true;
       break;
     }
-    for (std::size_t s = 0; s < k; ++s)
-      next.cost[s] = beam::take_successor(beam.view(chosen[s] / per_state), next.view(s),
-                                          chosen[s] % per_state);
     std::swap(beam, next);
     ++out.steps;
     row = population_row(n, beam.cost, out.steps);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <exception>
 #include <mutex>
 #include <numeric>
@@ -31,27 +30,6 @@ constexpr index_t max_group_classes = 16;
 index_t group_classes(index_t classes, unsigned threads) {
   return std::clamp<index_t>(classes / (4 * index_t{threads}), 1, max_group_classes);
 }
-/// Sub-boards below this size are not worth a class of their own (nor a search): such splits
-/// are left aside, and with no other the board is solved whole.
-constexpr index_t min_sub_board = 64;
-/// The plan's own stream, apart from every sub-board's (which are keyed 0..W-1).
-constexpr std::uint64_t plan_stream = 0x6c61747469636500;  // "lattice"
-
-std::uint64_t gcd(std::uint64_t a, std::uint64_t b) {
-  while (b) a %= b, std::swap(a, b);
-  return a;
-}
-
-/// Calls f(d) for every divisor d of x (x >= 1), in no particular order.
-template <class F>
-void for_each_divisor(std::uint64_t x, F f) {
-  for (std::uint64_t d = 1; d * d <= x; ++d)
-    if (x % d == 0) {
-      f(d);
-      if (d * d != x) f(x / d);
-    }
-}
-
 /// Attacking pairs of a sub-board (byte line counts, as verify's: 5 bytes a queen).
 index_t pairs_of(std::span<const row_t> rows) { return verify_board(rows).conflicts; }
 
@@ -79,41 +57,118 @@ struct worker_space {
 class lattice_run {
  public:
   lattice_run(index_t n, const placement_settings& s, const progress_fn& progress,
-              lattice_plan plan)
-      : n_(n), settings_(s), progress_(progress), plan_(std::move(plan)) {
+              lattice_plan plan, bool board_wanted)
+      : n_(n),
+        settings_(s),
+        progress_(progress),
+        plan_(std::move(plan)),
+        board_wanted_(board_wanted) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned asked = s.threads ? s.threads : cores;
     group_ = group_classes(plan_.classes, asked);
     groups_ = (plan_.classes + group_ - 1) / group_;
     threads_ = static_cast<unsigned>(std::min<index_t>(asked, groups_));
+    written_.assign(groups_, 0);
   }
 
   solve_result run() {
-    // No huge pages: their faults compact memory synchronously (defrag=madvise), which cost
-    // 0.1 to 1 s of system time at 10^8 queens, and the strided write-out gained nothing from
-    // them (10^8 on 2 threads: 3.22-3.91 s without, 3.74-4.09 s with, alternated).
-    detail::resize_populated(result_.queen_row, n_, threads_);
-    {
-      detail::worker_threads workers(threads_, [&](unsigned) {
-        try {
-          worker_space space(group_, plan_.size(0));  // class 0 is among the longest
-          for (index_t g = next_++; g < groups_ && !failed_.load(); g = next_++)
-            if (!solve_group(g, space)) write_group(g, nullptr);  // stopped: rows in order
-        } catch (...) {
-          const std::lock_guard lock(mutex_);
-          if (!failure_) failure_ = std::current_exception();
-          failed_.store(true);
-        }
-      });
-      workers.join();
+    const bool set_up = set_up_board();
+    if (set_up) solve_groups();
+    // The groups a stop left unwritten keep their rows in order: every queen of a class on
+    // one diagonal, m(m - 1) / 2 pairs, counted without looking at the board.
+    std::vector<std::pair<index_t, index_t>> unwritten;  // runs of classes [first, last)
+    for (index_t g = 0; g < groups_; ++g) {
+      if (written_[g]) continue;
+      const index_t first = g * group_, last = std::min(plan_.classes, first + group_);
+      if (!unwritten.empty() && unwritten.back().second == first)
+        unwritten.back().second = last;
+      else
+        unwritten.emplace_back(first, last);
+      for (index_t a = first; a < last; ++a)
+        result_.conflicts += plan_.size(a) * (plan_.size(a) - 1) / 2;
     }
-    if (failure_) std::rethrow_exception(failure_);
+    if (!unwritten.empty()) {
+      if (board_wanted_) {
+        if (!set_up) finish_board();
+        write_in_order(unwritten);
+      } else {
+        std::vector<row_t>().swap(result_.queen_row);  // not whole, and no one to show it to
+      }
+    }
     result_.solved = result_.conflicts == 0;  // counted exactly, over every class
     result_.seconds = clock_.seconds();
     return std::move(result_);
   }
 
  private:
+  /// Whether a stop or the time limit has come; asked by every thread at once while the board
+  /// is set up (a deadline is one thread's).
+  bool must_stop() const {
+    const auto& lim = settings_.limits;
+    return (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
+           (lim.stop && lim.stop->load(std::memory_order_relaxed));
+  }
+
+  /// The board's pages mapped in by every thread at once, then zeroed, in pieces between which
+  /// the stop is read: at 4 x 10^9 queens this takes seconds. False when a stop came first (the
+  /// board is then shorter than n). No huge pages: their faults compact memory synchronously
+  /// (defrag=madvise), which cost 0.1 to 1 s of system time at 10^8 queens, and the strided
+  /// write-out gained nothing from them (10^8 on 2 threads: 3.22-3.91 s without, 3.74-4.09 s
+  /// with, alternated).
+  bool set_up_board() {
+    auto& board = result_.queen_row;
+    board.reserve(n_);
+    detail::populate_pages(board.data(), n_ * sizeof(row_t), threads_,
+                           [this] { return must_stop(); });
+    constexpr index_t piece = index_t{1} << 24;  // 64 MiB
+    while (board.size() < n_) {
+      if (must_stop()) return false;
+      board.resize(std::min(n_, board.size() + piece));
+    }
+    return true;
+  }
+
+  /// The rest of a board whose set-up a stop cut short, for a caller that shows it.
+  void finish_board() {
+    auto& board = result_.queen_row;
+    detail::populate_pages(board.data() + board.size(), (n_ - board.size()) * sizeof(row_t),
+                           threads_);
+    board.resize(n_);
+  }
+
+  void solve_groups() {
+    detail::worker_threads workers(threads_, [&](unsigned) {
+      try {
+        worker_space space(group_, plan_.size(0));  // class 0 is among the longest
+        for (index_t g = next_++; g < groups_ && !failed_.load(); g = next_++)
+          if (!solve_group(g, space)) break;  // stopped: the groups left stay unwritten
+      } catch (...) {
+        const std::lock_guard lock(mutex_);
+        if (!failure_) failure_ = std::current_exception();
+        failed_.store(true);
+      }
+    });
+    workers.join();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+  /// Writes the classes of `runs` with their rows in order, every thread a share of the
+  /// lattice's rows: row i holds columns W i .. W i + W - 1, so the runs are written as they
+  /// lie in memory, not a column of each class at a time.
+  void write_in_order(const std::vector<std::pair<index_t, index_t>>& runs) {
+    const index_t w = plan_.classes, full_rows = n_ / w, rows = plan_.size(0);
+    row_t* out = result_.queen_row.data();
+    detail::worker_threads workers(threads_, [&](unsigned t) {
+      for (index_t i = rows * t / threads_; i < rows * (t + 1) / threads_; ++i)
+        for (const auto& [first, runs_last] : runs) {
+          const index_t last = i < full_rows ? runs_last : std::min(runs_last, plan_.wide);
+          for (index_t a = first; a < last; ++a)
+            out[a + w * i] = static_cast<row_t>(plan_.row_class[a] + w * i);
+        }
+    });
+    workers.join();
+  }
+
   /// Solves the classes of group g (the same search as the GPU's, lattice.cu) and writes them;
   /// false when a limit or stop came first.
   bool solve_group(index_t g, worker_space& space) {
@@ -139,13 +194,13 @@ class lattice_run {
       started = started || state.started;
     }
     if (!started) return false;
-    write_group(g, &space);
+    write_group(g, space);
     return true;
   }
 
-  /// Writes group g's boards into the whole board (a class not started, or every class without
-  /// `space`: rows in order), and adds up their work and pairs.
-  void write_group(index_t g, const worker_space* space) {
+  /// Writes group g's boards into the whole board (a class not started: rows in order), and
+  /// adds up their work and pairs.
+  void write_group(index_t g, const worker_space& space) {
     const index_t w = plan_.classes, first = g * group_;
     const index_t last = std::min(w, first + group_), m0 = plan_.size(0);
     std::uint64_t steps = 0, restarts = 0;
@@ -153,11 +208,11 @@ class lattice_run {
     std::vector<const row_t*> rows(last - first, nullptr);  // none: the rows in order
     for (index_t a = first; a < last; ++a) {
       const index_t m = plan_.size(a);
-      const class_outcome* mine = space ? &space->outcome[a - first] : nullptr;
-      if (mine && mine->started) {
-        rows[a - first] = space->rows.data() + (a - first) * m0;
-        steps += mine->steps, restarts += mine->restarts;
-        if (!mine->solved) ++unsolved, pairs += pairs_of({rows[a - first], m});
+      const class_outcome& mine = space.outcome[a - first];
+      if (mine.started) {
+        rows[a - first] = space.rows.data() + (a - first) * m0;
+        steps += mine.steps, restarts += mine.restarts;
+        if (!mine.solved) ++unsolved, pairs += pairs_of({rows[a - first], m});
       } else {  // rows in order: every queen on one diagonal
         ++unsolved, pairs += m * (m - 1) / 2;
       }
@@ -181,7 +236,8 @@ class lattice_run {
     result_.conflicts += pairs;
     unsolved_ += unsolved;
     finished_ += last - first;
-    if (progress_ && space)
+    written_[g] = 1;
+    if (progress_)
       progress_({"sub-boards", static_cast<double>(finished_) / static_cast<double>(w),
                  result_.steps, result_.restarts, clock_.seconds()});
   }
@@ -190,6 +246,7 @@ class lattice_run {
   placement_settings settings_;
   const progress_fn& progress_;
   lattice_plan plan_;
+  bool board_wanted_;
   index_t group_ = 1, groups_ = 0;  // classes a group, groups
   unsigned threads_ = 1;
   detail::stopwatch clock_;
@@ -199,77 +256,18 @@ class lattice_run {
   std::exception_ptr failure_;
   solve_result result_;
   index_t unsolved_ = 0, finished_ = 0;
+  std::vector<char> written_;  // per group, set under the lock
 };
 
 }  // namespace
 
-lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board) {
-  NQ_EXPECTS(n >= 1 && n <= max_n, "the lattice takes 1 to 4294967295 queens");
-  lattice_plan plan;
-  plan.n = n;
-  plan.row_class = {0};
-  const double aim =
-      std::log2(static_cast<double>(sub_board ? sub_board : lattice_default_sub_board));
-  // W divides n, n - 1 or n + 1: n mod W is then 0, 1 or W - 1, so at most one class differs
-  // in size from the rest, and an affine p can keep it in its place.
-  double best = 0.0;
-  for (const index_t base : {n, n - 1, n + 1}) {
-    if (base < 5) continue;
-    for_each_divisor(base, [&](std::uint64_t w) {
-      if (w < 5 || gcd(w, 6) != 1 || n / w < min_sub_board) return;
-      const double off = std::abs(std::log2(static_cast<double>(n / w)) - aim);
-      if (plan.classes == 1 || off < best || (off == best && w < plan.classes))
-        plan.classes = w, best = off;
-    });
-  }
-  const index_t w = plan.classes;
-  if (w == 1) return plan;
-  plan.wide = n % w;
-  // p(a) = k (a - a0) + b0 mod W: k, k - 1 and k + 1 prime to W make p(a) - a and p(a) + a run
-  // over every residue. The class of another size (residue 0 with one queen more, or W - 1 with
-  // one less) keeps its place; when all are alike, the offset is drawn too.
-  philox_stream rng(seed, plan_stream);
-  const auto draw = [&](index_t bound) {  // uniform in 0..bound-1
-    return bound <= UINT32_MAX ? index_t{rng.below(static_cast<std::uint32_t>(bound))}
-                               : rng.next_u64() % bound;
-  };
-  index_t k = 2;  // always fits: W is prime to 6
-  for (int tries = 0; tries < 64; ++tries) {
-    const index_t c = 2 + draw(w - 3);
-    if (gcd(c, w) == 1 && gcd(c - 1, w) == 1 && gcd(c + 1, w) == 1) {
-      k = c;
-      break;
-    }
-  }
-  const index_t fixed = plan.wide == w - 1 ? w - 1 : 0;
-  const index_t offset = plan.wide == 0 ? draw(w) : fixed;
-  plan.row_class.resize(w);
-  for (index_t a = 0; a < w; ++a)
-    plan.row_class[a] = static_cast<index_t>(
-        (static_cast<unsigned __int128>(k) * ((a + w - fixed) % w) + offset) % w);
-  return plan;
-}
-
-bool lattice_plan_is_valid(const lattice_plan& plan) {
-  const index_t w = plan.classes;
-  if (w == 0 || plan.row_class.size() != w || plan.wide >= std::max<index_t>(w, 1)) return false;
-  if (w == 1) return plan.row_class[0] == 0;
-  std::vector<std::uint8_t> row(w, 0), diag(w, 0), anti(w, 0);
-  for (index_t a = 0; a < w; ++a) {
-    const index_t p = plan.row_class[a];
-    if (p >= w || (a < plan.wide) != (p < plan.wide)) return false;
-    if (row[p]++ || diag[(p + w - a) % w]++ || anti[(p + a) % w]++) return false;
-  }
-  return plan.n % w == plan.wide;
-}
-
 std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
   const index_t n = plan.n;
-  // The board solved whole, then its pairs counted when a limit stopped it.
+  // The board solved whole: by the sub-board search, whose pairs are counted when a limit
+  // stopped it, or by min-conflicts, whose own count is kept.
   if (plan.classes == 1)
-    return (n <= lattice_max_whole_search ? qs4_workspace_bytes(n)  // its rows are the board
-                                          : min_conflicts_memory_bytes(n)) +
-           verify_memory_bytes(n);
+    return n <= lattice_max_whole_search ? qs4_workspace_bytes(n) + verify_memory_bytes(n)
+                                         : min_conflicts_memory_bytes(n);
   const index_t m = plan.size(0);  // the widest class
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned asked = threads ? threads : cores;
@@ -285,7 +283,7 @@ std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
 }
 
 solve_result solve_lattice(index_t n, const placement_settings& settings,
-                           const progress_fn& progress, index_t sub_board) {
+                           const progress_fn& progress, index_t sub_board, bool board_wanted) {
   if (!solution_exists(n)) return {};
   lattice_plan plan = plan_lattice(n, settings.seed, sub_board);
   if (plan.classes == 1 && n <= lattice_max_whole_search) {  // one class, the shared search
@@ -312,17 +310,14 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
     return result;
   }
   if (plan.classes == 1) {  // no split fits: the board is one class
+    // A run stopped while placing reports the queens not yet placed, as min-conflicts does:
+    // counting the pairs of 10^8 queens or more would take seconds after the stop.
     min_conflicts_settings mc;
     mc.seed = settings.seed;
     mc.limits = settings.limits;
-    solve_result result = solve_min_conflicts(n, mc, progress);
-    if (!result.solved) {  // pairs counted exactly, as on the split path, never `unplaced`
-      result.conflicts = verify_board(result.queen_row, settings.threads).conflicts;
-      result.unplaced = 0;
-    }
-    return result;
+    return solve_min_conflicts(n, mc, progress);
   }
-  return lattice_run(n, settings, progress, std::move(plan)).run();
+  return lattice_run(n, settings, progress, std::move(plan), board_wanted).run();
 }
 
 }  // namespace nq

@@ -46,7 +46,7 @@ py::array_t<T> owning_array(std::vector<T>&& values) {
 struct solve_outcome {
   py::array_t<row_t> rows;
   bool solved = false;
-  py::object conflicts;  // None for a placement stopped with queens unplaced
+  py::object conflicts;  // None where the CLI's JSON has null: the pairs were not counted
   index_t unplaced = 0;
   std::uint64_t steps = 0;
   std::uint64_t restarts = 0;
@@ -100,10 +100,10 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   solve_result& result = run.result;
   out.solved = result.solved;
   out.unplaced = result.unplaced;
-  // None where the JSON record has null: a placement stopped with queens unplaced, and n = 2
-  // or 3, where no board was made.
+  // None where the JSON record has null: pairs a stopped run left uncounted, a placement stopped
+  // with queens unplaced, and n = 2 or 3, where no board was made.
   const bool no_board = result.queen_row.empty() && !result.solved;
-  out.conflicts = (algo == "parallel" && !result.solved) || no_board
+  out.conflicts = !run.pairs_counted || (algo == "parallel" && !result.solved) || no_board
                       ? py::object(py::none())
                       : py::object(py::int_(result.conflicts));
   out.steps = result.steps;
@@ -291,7 +291,8 @@ PYBIND11_MODULE(nqueens, m) {
   py::class_<solve_outcome>(m, "SolveResult", "What solve() found: the board and how.")
       .def_readonly("rows", &solve_outcome::rows, "the row of each column's queen (uint32)")
       .def_readonly("solved", &solve_outcome::solved)
-      .def_readonly("conflicts", &solve_outcome::conflicts, "attacking pairs left")
+      .def_readonly("conflicts", &solve_outcome::conflicts,
+                    "attacking pairs left; None where not counted (as JSON's null)")
       .def_readonly("unplaced", &solve_outcome::unplaced, "parallel: queens a stop left out")
       .def_readonly("steps", &solve_outcome::steps)
       .def_readonly("restarts", &solve_outcome::restarts)

@@ -65,6 +65,16 @@ def test_step_limit_and_unsolved_board():
     assert not result.solved and "step limit" in result.stop_reason
 
 
+def test_uncounted_pairs_are_none_as_the_cli_says_null():
+    # min-conflicts stopped while placing: the CLI's JSON has a null conflicts; so does Python.
+    result = nqueens.solve(100000, "min-conflicts", seed=2, max_steps=1000)
+    record = cli_json("solve", "-n", 100000, "--algo", "min-conflicts", "--seed", 2,
+                      "--max-steps", 1000, "-f", "json", "-q")
+    assert record["conflicts"] is None and record["unplaced"] > 0
+    assert result.conflicts is None
+    assert result.unplaced == record["unplaced"]
+
+
 def test_trace_matches_cli_csv(tmp_path):
     result = nqueens.solve(8, "sa", seed=5, cooling=0.98, trace=True)
     path = tmp_path / "trace.csv"
