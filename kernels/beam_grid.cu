@@ -19,6 +19,7 @@
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/population.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/population.hpp"
 
 namespace nq::cuda {
@@ -160,11 +161,9 @@ struct beam_record {
 
 unsigned beam_blocks(std::uint64_t work) { return grid_size(work, beam_threads); }
 
-/// Runs a Thrust algorithm, its failures as cuda_error. In the host execution Thrust runs on the
-/// calling thread: the stream is drained first.
+/// Runs a Thrust algorithm (on on_device()), its failures as cuda_error.
 template <class Call>
 void thrust_step(const char* what, Call call) {
-  synchronize();
   try {
     call();
   } catch (const thrust::system_error& e) {
@@ -245,18 +244,18 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
                    beam_score{r, current, generation, b.stochastic});
     if (b.stochastic) {
       thrust_step("summing the successors' fitness", [&] {
-        thrust::inclusive_scan(thrust::device, r.keys, r.keys + successors, r.keys);
+        thrust::inclusive_scan(on_device(), r.keys, r.keys + successors, r.keys);
       });
       launch_threads("beam_targets", beam_blocks(b.width), beam_threads,
                      beam_targets{r, generation});
       thrust_step("drawing successors", [&] {
-        thrust::upper_bound(thrust::device, r.keys, r.keys + successors, r.targets,
+        thrust::upper_bound(on_device(), r.keys, r.keys + successors, r.targets,
                             r.targets + b.width, r.chosen);
       });
     } else {
       // A stable sort of keys whose numbers start in order: (key, number) order, the CPU's.
       thrust_step("sorting the successors", [&] {
-        thrust::stable_sort_by_key(thrust::device, r.keys, r.keys + successors, r.numbers);
+        thrust::stable_sort_by_key(on_device(), r.keys, r.keys + successors, r.numbers);
       });
     }
     launch_threads("beam_reset", 1, 1, beam_reset{r});

@@ -1,4 +1,5 @@
 #include "core/memory.hpp"
+#include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/gpu.hpp"
 
@@ -9,6 +10,18 @@
 #endif
 
 namespace nq::gpu {
+
+gpu_costs costs() {
+  const cuda::detail::cost_tally& tally = cuda::detail::costs();
+  gpu_costs out;
+  out.launches = tally.launches.load();
+  out.syncs = tally.syncs.load();
+  out.to_host_copies = tally.to_host_copies.load();
+  out.to_device_copies = tally.to_device_copies.load();
+  out.allocations = tally.allocations.load();
+  out.allocated_bytes = tally.allocated_bytes.load();
+  return out;
+}
 
 #if defined(__CUDACC__)
 

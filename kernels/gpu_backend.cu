@@ -18,6 +18,7 @@
 #include "kernels/gpu.hpp"
 #include "kernels/population.cuh"
 #include "kernels/runtime.cuh"
+#include "kernels/thrust_policy.cuh"
 
 namespace nq::cuda {
 namespace {
@@ -118,15 +119,14 @@ class gpu_backend final : public batch_backend {
         launch_thread_chains(launch, halt);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
-      synchronize();  // Thrust below runs on the calling thread in the host execution
       try {
-        tally.restarts += thrust::transform_reduce(thrust::device, outcomes.data(),
+        tally.restarts += thrust::transform_reduce(on_device(), outcomes.data(),
                                                    outcomes.data() + count, restarts_of{},
                                                    std::uint64_t{0}, thrust::plus<std::uint64_t>{});
-        thrust::transform(thrust::device, outcomes.data(), outcomes.data() + count, keys.data(),
+        thrust::transform(on_device(), outcomes.data(), outcomes.data() + count, keys.data(),
                           step_key{});
-        thrust::sort(thrust::device, keys.data(), keys.data() + count);
-        const auto ends = thrust::reduce_by_key(thrust::device, keys.data(), keys.data() + count,
+        thrust::sort(on_device(), keys.data(), keys.data() + count);
+        const auto ends = thrust::reduce_by_key(on_device(), keys.data(), keys.data() + count,
                                                 thrust::constant_iterator<std::uint64_t>(1),
                                                 unique_keys.data(), counts.data());
         const auto distinct = static_cast<std::size_t>(ends.first - unique_keys.data());

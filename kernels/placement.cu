@@ -13,6 +13,7 @@
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/construction.hpp"
 #include "nqueens/placement.hpp"
 
@@ -223,9 +224,8 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
       break;
     }
     if (count > d.deferred.size()) continue;
-    synchronize();  // Thrust below runs on the calling thread in the host execution
     try {
-      thrust::sort(thrust::device, d.deferred.data(), d.deferred.data() + count);
+      thrust::sort(on_device(), d.deferred.data(), d.deferred.data() + count);
     } catch (const thrust::system_error& e) {
       throw cuda_error(std::string("CUDA error sorting the deferred columns: ") + e.what());
     }

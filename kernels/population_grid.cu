@@ -15,6 +15,7 @@
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/population.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/population.hpp"
 
 namespace nq::cuda {
@@ -391,9 +392,8 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
     const std::uint64_t generation = steps + 1;
     if (elite > most_ranking_launches) {
       launch_threads("grid_keys", blocks_for(size), grid_threads, grid_keys{r});
-      synchronize();  // Thrust below runs on the calling thread in the host execution
       try {
-        thrust::sort(thrust::device, r.ranked, r.ranked + size);
+        thrust::sort(on_device(), r.ranked, r.ranked + size);
       } catch (const thrust::system_error& e) {
         throw cuda_error(std::string("CUDA error ranking the elite: ") + e.what());
       }

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "core/memory.hpp"
+#include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.cuh"
 
@@ -25,6 +26,12 @@ namespace nq::cuda {
 
 namespace detail {
 
+/// Counts an allocation of `bytes` that was made (cost_tally).
+inline void count_allocation(std::size_t bytes) {
+  count_cost(costs().allocations);
+  count_cost(costs().allocated_bytes, bytes);
+}
+
 #if defined(__CUDACC__)
 inline void* allocate_device(std::size_t bytes) {
   void* data = nullptr;
@@ -34,6 +41,7 @@ inline void* allocate_device(std::size_t bytes) {
     throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
   }
   NQ_CUDA_TRY(status);
+  count_allocation(bytes);
   return data;
 }
 inline void free_device(void* data) { NQ_CUDA_TRY_NO_THROW(cudaFree(data)); }
@@ -45,6 +53,7 @@ inline void* allocate_device(std::size_t bytes) {
   void* data = ::operator new (bytes, std::align_val_t{device_alignment}, std::nothrow);
   if (!data) throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
   std::memset(data, uninitialised_byte, bytes);
+  count_allocation(bytes);
   return data;
 }
 inline void free_device(void* data) {
@@ -56,6 +65,7 @@ inline void free_device(void* data) {
 
 /// Waits until the device has finished everything launched; reports a failed kernel.
 inline void synchronize() {
+  detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaDeviceSynchronize());
 #else
@@ -137,6 +147,7 @@ class mapped_buffer {
       throw cuda_error("out of pinned host memory: asked for " + format_bytes(size * sizeof(T)));
     }
     NQ_CUDA_TRY(status);
+    detail::count_allocation(size * sizeof(T));
     std::memset(static_cast<void*>(host_), 0, size * sizeof(T));
     NQ_CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
 #else
@@ -171,6 +182,8 @@ class mapped_buffer {
 template <class T>
 void copy_to_device(T* device, const T* host, std::size_t count) {
   if (count == 0) return;
+  detail::count_cost(detail::costs().to_device_copies);
+  detail::count_cost(detail::costs().syncs);  // from pageable memory: the host waits
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
 #else
@@ -183,6 +196,8 @@ void copy_to_device(T* device, const T* host, std::size_t count) {
 template <class T>
 void copy_to_host(T* host, const T* device, std::size_t count) {
   if (count == 0) return;
+  detail::count_cost(detail::costs().to_host_copies);
+  detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaMemcpy(host, device, count * sizeof(T), cudaMemcpyDeviceToHost));
 #else
@@ -225,6 +240,7 @@ class cuda_event {
 
   /// Seconds from `start` to `stop`, once `stop` has happened.
   friend double elapsed_seconds(const cuda_event& start, const cuda_event& stop) {
+    detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
     NQ_CUDA_TRY(cudaEventSynchronize(stop.event_));
     float milliseconds = 0;

@@ -10,6 +10,7 @@
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/lines.hpp"
 
 namespace nq::cuda {
@@ -66,9 +67,8 @@ index_t count_attacking_pairs(std::span<const row_t> queen_row) {
   if (bad != cuda::no_column)
     throw usage_error("column " + std::to_string(bad) + " has its queen on row " +
                       std::to_string(queen_row[bad]) + ", outside 0.." + std::to_string(n - 1));
-  cuda::synchronize();  // Thrust below runs on the calling thread in the host execution
   try {
-    return thrust::transform_reduce(thrust::device, counts.data(), counts.data() + counts.size(),
+    return thrust::transform_reduce(cuda::on_device(), counts.data(), counts.data() + counts.size(),
                                     cuda::pairs_of_line{}, index_t{0}, thrust::plus<index_t>{});
   } catch (const thrust::system_error& e) {
     throw cuda_error(std::string("CUDA error in the pair reduction: ") + e.what());
