@@ -10,10 +10,8 @@
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 
 #include <atomic>
-#include <new>
 #include <string>
 
 #include "kernels/device_ops.cuh"
@@ -160,18 +158,6 @@ struct beam_record {
 };
 
 unsigned beam_blocks(std::uint64_t work) { return grid_size(work, beam_threads); }
-
-/// Runs a Thrust algorithm (on on_device()), its failures as cuda_error.
-template <class Call>
-void thrust_step(const char* what, Call call) {
-  try {
-    call();
-  } catch (const thrust::system_error& e) {
-    throw cuda_error(std::string("CUDA error ") + what + ": " + e.what());
-  } catch (const std::bad_alloc&) {
-    throw cuda_error(std::string("GPU out of memory ") + what);
-  }
-}
 
 /// The memory of one whole-grid beam run, owned for its length.
 struct beam_buffers {

@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "kernels/host_stream.hpp"
+#include "kernels/runtime.cuh"
 #endif
 
 namespace nq::gpu {
@@ -42,6 +43,8 @@ std::string device_name(int device) {
 
 bool set_host_devices(int) { return false; }
 
+bool set_host_device_memory(std::uint64_t) { return false; }
+
 std::uint64_t device_free_bytes() {
   std::size_t free = 0, total = 0;
   NQ_CUDA_TRY(cudaMemGetInfo(&free, &total));
@@ -64,12 +67,20 @@ std::string device_name(int device) {
 }
 
 std::uint64_t device_free_bytes() {
-  return available_memory_bytes().value_or(std::uint64_t{4} << 30);
+  const std::uint64_t memory = cuda::detail::host_device_memory.load();
+  if (memory == 0) return available_memory_bytes().value_or(std::uint64_t{4} << 30);
+  const std::uint64_t used = cuda::detail::host_device_used.load();
+  return used < memory ? memory - used : 0;
 }
 
 bool set_host_devices(int count) {
   NQ_EXPECTS(count >= 1 && count <= cuda::max_host_devices, "the host execution plays 1 to 8");
   host_devices.store(count);
+  return true;
+}
+
+bool set_host_device_memory(std::uint64_t bytes) {
+  cuda::detail::host_device_memory.store(bytes);
   return true;
 }
 

@@ -31,6 +31,13 @@ std::string device_name(int device = 0);
 /// A CUDA build has the devices it has: it changes nothing and returns false.
 bool set_host_devices(int count);
 
+/// @brief In the host execution, the device memory the played devices hold together, mapped
+/// buffers included: an allocation past `bytes` throws the cuda_error a cudaMalloc out of
+/// memory does, and device_free_bytes() says what is left; 0 (the default) gives the host's
+/// own memory. Returns true. A CUDA build has the memory it has: it changes nothing and
+/// returns false.
+bool set_host_device_memory(std::uint64_t bytes);
+
 /// @brief What the GPU paths have paid for since the process started, on every host thread and
 /// device: counted where the host launches, waits, copies or allocates, in both executions, so
 /// that tests hold an operation to a budget without a device (`after - before`). Thrust's
@@ -143,8 +150,8 @@ std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options =
 /// GPU fails or lacks memory.
 solve_result solve_placement(index_t n, const placement_settings& settings);
 
-/// @brief Bytes of device memory free now (the host's available memory in the host
-/// execution). Throws cuda_error when the GPU fails.
+/// @brief Bytes of device memory free now (in the host execution, what set_host_device_memory
+/// leaves, or the host's available memory). Throws cuda_error when the GPU fails.
 std::uint64_t device_free_bytes();
 
 /// @brief Whether gpu::solve_lattice takes n queens: n has a lattice split, or n <=

@@ -7,7 +7,6 @@
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
@@ -119,24 +118,27 @@ class gpu_backend final : public batch_backend {
         launch_thread_chains(launch, halt);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
-      try {
-        tally.restarts += thrust::transform_reduce(on_device(), outcomes.data(),
-                                                   outcomes.data() + count, restarts_of{},
-                                                   std::uint64_t{0}, thrust::plus<std::uint64_t>{});
+      tally.restarts += thrust_step("summing the restarts", [&] {
+        return thrust::transform_reduce(on_device(), outcomes.data(), outcomes.data() + count,
+                                        restarts_of{}, std::uint64_t{0},
+                                        thrust::plus<std::uint64_t>{});
+      });
+      thrust_step("keying the steps", [&] {
         thrust::transform(on_device(), outcomes.data(), outcomes.data() + count, keys.data(),
                           step_key{});
-        thrust::sort(on_device(), keys.data(), keys.data() + count);
-        const auto ends = thrust::reduce_by_key(on_device(), keys.data(), keys.data() + count,
-                                                thrust::constant_iterator<std::uint64_t>(1),
-                                                unique_keys.data(), counts.data());
-        const auto distinct = static_cast<std::size_t>(ends.first - unique_keys.data());
-        host_keys.resize(distinct);
-        host_counts.resize(distinct);
-        copy_to_host(host_keys.data(), unique_keys.data(), distinct);
-        copy_to_host(host_counts.data(), counts.data(), distinct);
-      } catch (const thrust::system_error& e) {
-        throw cuda_error(std::string("CUDA error in the batch reduction: ") + e.what());
-      }
+      });
+      thrust_step("sorting the steps",
+                  [&] { thrust::sort(on_device(), keys.data(), keys.data() + count); });
+      const auto ends = thrust_step("counting the steps", [&] {
+        return thrust::reduce_by_key(on_device(), keys.data(), keys.data() + count,
+                                     thrust::constant_iterator<std::uint64_t>(1),
+                                     unique_keys.data(), counts.data());
+      });
+      const auto distinct = static_cast<std::size_t>(ends.first - unique_keys.data());
+      host_keys.resize(distinct);
+      host_counts.resize(distinct);
+      copy_to_host(host_keys.data(), unique_keys.data(), distinct);
+      copy_to_host(host_counts.data(), counts.data(), distinct);
       for (std::size_t i = 0; i < host_keys.size(); ++i)
         (host_keys[i] & solved_bit ? tally.success : tally.failure)
             .add(host_keys[i] & ~solved_bit, host_counts[i]);

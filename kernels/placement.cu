@@ -3,7 +3,6 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 
 #include <algorithm>
 #include <vector>
@@ -224,11 +223,8 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
       break;
     }
     if (count > d.deferred.size()) continue;
-    try {
-      thrust::sort(on_device(), d.deferred.data(), d.deferred.data() + count);
-    } catch (const thrust::system_error& e) {
-      throw cuda_error(std::string("CUDA error sorting the deferred columns: ") + e.what());
-    }
+    thrust_step("sorting the deferred columns",
+                [&] { thrust::sort(on_device(), d.deferred.data(), d.deferred.data() + count); });
     launch_threads(
         "placement_insert", 1, 1,
         insert_deferred{d.view(n, segments, 1), count, settings.seed, result.restarts,

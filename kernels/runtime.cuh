@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -44,20 +45,31 @@ inline void* allocate_device(std::size_t bytes) {
   count_allocation(bytes);
   return data;
 }
-inline void free_device(void* data) { NQ_CUDA_TRY_NO_THROW(cudaFree(data)); }
+inline void free_device(void* data, std::size_t) { NQ_CUDA_TRY_NO_THROW(cudaFree(data)); }
 #else
 /// cudaMalloc's alignment; the fill stands in for memory nobody initialised.
 inline constexpr std::size_t device_alignment = 256;
 inline constexpr unsigned char uninitialised_byte = 0xA5;
+/// The memory the played devices hold together (gpu::set_host_device_memory; 0: the host's),
+/// and the bytes allocated from it now.
+inline std::atomic<std::uint64_t> host_device_memory{0}, host_device_used{0};
 inline void* allocate_device(std::size_t bytes) {
-  void* data = ::operator new (bytes, std::align_val_t{device_alignment}, std::nothrow);
-  if (!data) throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
+  const std::uint64_t memory = host_device_memory.load(std::memory_order_relaxed);
+  const std::uint64_t used = host_device_used.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  void* data = memory != 0 && used > memory
+                   ? nullptr
+                   : ::operator new (bytes, std::align_val_t{device_alignment}, std::nothrow);
+  if (!data) {
+    host_device_used.fetch_sub(bytes, std::memory_order_relaxed);
+    throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
+  }
   std::memset(data, uninitialised_byte, bytes);
   count_allocation(bytes);
   return data;
 }
-inline void free_device(void* data) {
+inline void free_device(void* data, std::size_t bytes) {
   ::operator delete (data, std::align_val_t{device_alignment});
+  host_device_used.fetch_sub(bytes, std::memory_order_relaxed);
 }
 #endif
 
@@ -120,7 +132,7 @@ class device_buffer {
     // A kernel may still be using the memory, as cudaFree would wait for it.
     default_stream().wait_idle();
 #endif
-    detail::free_device(data_);
+    detail::free_device(data_, size_ * sizeof(T));
   }
 
   T* data() { return data_; }
@@ -164,7 +176,7 @@ class mapped_buffer {
     NQ_CUDA_TRY_NO_THROW(cudaFreeHost(host_));
 #else
     default_stream().wait_idle();
-    detail::free_device(host_);
+    detail::free_device(host_, size_ * sizeof(T));
 #endif
   }
 

@@ -6,8 +6,11 @@
 // returns a value (reduce, reduce_by_key) or not (sort, transform, scan); par_nosync would not.
 
 #include <thrust/execution_policy.h>
+#include <thrust/system/detail/bad_alloc.h>
+#include <thrust/system_error.h>
 
 #include <cstddef>
+#include <string>
 
 #include "kernels/costs.cuh"
 #include "kernels/runtime.cuh"
@@ -19,7 +22,7 @@ namespace nq::cuda {
 struct thrust_allocator {
   using value_type = char;
   char* allocate(std::size_t bytes) { return static_cast<char*>(detail::allocate_device(bytes)); }
-  void deallocate(char* data, std::size_t) noexcept { detail::free_device(data); }
+  void deallocate(char* data, std::size_t bytes) noexcept { detail::free_device(data, bytes); }
 };
 
 /// The policy for one blocking Thrust call on the default stream. In the host execution Thrust
@@ -31,6 +34,22 @@ inline auto on_device() {
   default_stream().synchronize();
 #endif
   return thrust::device(thrust_allocator{});
+}
+
+/// Runs one Thrust call on on_device(), `what` it does named in its failures, each a cuda_error:
+/// a device out of memory stays one (our allocator's cuda_error, or Thrust's own bad_alloc were
+/// it to allocate), where a plain std::bad_alloc is the host's and passes as it is.
+template <class Call>
+decltype(auto) thrust_step(const char* what, Call&& call) {
+  try {
+    return call();
+  } catch (const cuda_error& e) {
+    throw cuda_error(std::string(e.what()) + " (" + what + ")");
+  } catch (const thrust::system_error& e) {
+    throw cuda_error(std::string("CUDA error ") + what + ": " + e.what());
+  } catch (const thrust::system::detail::bad_alloc& e) {
+    throw cuda_error(std::string("GPU out of memory ") + what + ": " + e.what());
+  }
 }
 
 }  // namespace nq::cuda

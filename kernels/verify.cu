@@ -3,7 +3,6 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
-#include <thrust/system_error.h>
 #include <thrust/transform_reduce.h>
 
 #include "kernels/device_ops.cuh"
@@ -67,12 +66,10 @@ index_t count_attacking_pairs(std::span<const row_t> queen_row) {
   if (bad != cuda::no_column)
     throw usage_error("column " + std::to_string(bad) + " has its queen on row " +
                       std::to_string(queen_row[bad]) + ", outside 0.." + std::to_string(n - 1));
-  try {
+  return cuda::thrust_step("summing the pairs", [&] {
     return thrust::transform_reduce(cuda::on_device(), counts.data(), counts.data() + counts.size(),
                                     cuda::pairs_of_line{}, index_t{0}, thrust::plus<index_t>{});
-  } catch (const thrust::system_error& e) {
-    throw cuda_error(std::string("CUDA error in the pair reduction: ") + e.what());
-  }
+  });
 }
 
 }  // namespace nq::gpu
