@@ -43,6 +43,12 @@ std::string device_name(int device) {
 
 bool set_host_devices(int) { return false; }
 
+int current_device() {
+  int device = 0;
+  NQ_CUDA_TRY(cudaGetDevice(&device));
+  return device;
+}
+
 bool set_host_device_memory(std::uint64_t) { return false; }
 
 std::uint64_t device_free_bytes() {
@@ -65,6 +71,8 @@ std::string device_name(int device) {
     throw cuda_error("invalid device ordinal " + std::to_string(device));
   return "host execution";
 }
+
+int current_device() { return cuda::current_host_device(); }
 
 std::uint64_t device_free_bytes() {
   const std::uint64_t memory = cuda::detail::host_device_memory.load();

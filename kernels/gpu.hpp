@@ -31,6 +31,10 @@ std::string device_name(int device = 0);
 /// A CUDA build has the devices it has: it changes nothing and returns false.
 bool set_host_devices(int count);
 
+/// @brief The calling thread's device (cudaGetDevice), where its GPU work goes: each host
+/// thread has its own, device 0 until set. In the host execution, the device it plays.
+int current_device();
+
 /// @brief In the host execution, the device memory the played devices hold together, mapped
 /// buffers included: an allocation past `bytes` throws the cuda_error a cudaMalloc out of
 /// memory does, and device_free_bytes() says what is left; 0 (the default) gives the host's

@@ -39,12 +39,10 @@ struct restarts_of {
 class gpu_backend final : public batch_backend {
  public:
   explicit gpu_backend(const gpu::backend_options& options)
-      : slice_runs_(options.slice_runs ? options.slice_runs : default_slice_runs) {
-#if defined(__CUDACC__)
-    NQ_CUDA_TRY(cudaSetDevice(options.device));
-#endif
-    sms_ = multiprocessors(options.device);
-    name_ = gpu::device_name(options.device);
+      : device_(options.device),
+        slice_runs_(options.slice_runs ? options.slice_runs : default_slice_runs) {
+    sms_ = multiprocessors(device_);
+    name_ = gpu::device_name(device_);
   }
 
   std::string_view device() const override { return "gpu"; }
@@ -70,6 +68,7 @@ class gpu_backend final : public batch_backend {
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
            const std::function<void(std::uint64_t)>& progress,
            std::vector<row_t>* boards) override {
+    use_device(device_);  // the device is the calling thread's, which may not be the creator
     const std::atomic<bool>* halt = job.limits.stop;
     kernel_seconds_ = 0.0;
     cuda_event start, stop;
@@ -160,6 +159,7 @@ class gpu_backend final : public batch_backend {
   chain_outcome run_alone(index_t n, const local_search_settings& algorithm, std::uint64_t seed,
                           std::uint64_t stream, const search_limits& limits,
                           std::vector<row_t>& board, const trace_fn& trace) override {
+    use_device(device_);
     const gpu::chain_options options{.max_steps = limits.max_steps,
                                      .time_limit = limits.time_limit};
     std::vector<trace_row> rows;
@@ -174,6 +174,7 @@ class gpu_backend final : public batch_backend {
   }
 
  private:
+  int device_;
   std::uint64_t slice_runs_;
   unsigned sms_ = 0;
   std::string name_;
