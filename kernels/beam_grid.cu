@@ -10,15 +10,14 @@
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 
 #include <atomic>
-#include <new>
 #include <string>
 
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/population.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/population.hpp"
 
 namespace nq::cuda {
@@ -160,20 +159,12 @@ struct beam_record {
 
 unsigned beam_blocks(std::uint64_t work) { return grid_size(work, beam_threads); }
 
-/// Runs a Thrust algorithm, its failures as cuda_error. In the host execution Thrust runs on the
-/// calling thread: the stream is drained first. False, without running it, when `cut` (asked
-/// once drained, so at no extra wait) says the generation stops there.
+/// Runs a Thrust step (thrust_step), or, without running it, returns false when `cut` says the
+/// generation stops there: the stop is read where the host waits for the device anyway.
 template <class Call, class Cut>
-bool thrust_step(const char* what, Call call, Cut cut) {
-  synchronize();
+bool cut_or_step(const char* what, Call call, Cut cut) {
   if (cut()) return false;
-  try {
-    call();
-  } catch (const thrust::system_error& e) {
-    throw cuda_error(std::string("CUDA error ") + what + ": " + e.what());
-  } catch (const std::bad_alloc&) {
-    throw cuda_error(std::string("GPU out of memory ") + what);
-  }
+  thrust_step(what, call);
   return true;
 }
 
@@ -254,27 +245,27 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
     // the CPU does, so a wide beam's generation is cut short.
     bool ranked = false;
     if (b.stochastic) {
-      ranked = thrust_step(
+      ranked = cut_or_step(
           "summing the successors' fitness",
-          [&] { thrust::inclusive_scan(thrust::device, r.keys, r.keys + successors, r.keys); },
+          [&] { thrust::inclusive_scan(on_device(), r.keys, r.keys + successors, r.keys); },
           must_stop);
       if (ranked) {
         launch_threads("beam_targets", beam_blocks(b.width), beam_threads,
                        beam_targets{r, generation});
-        ranked = thrust_step(
+        ranked = cut_or_step(
             "drawing successors",
             [&] {
-              thrust::upper_bound(thrust::device, r.keys, r.keys + successors, r.targets,
+              thrust::upper_bound(on_device(), r.keys, r.keys + successors, r.targets,
                                   r.targets + b.width, r.chosen);
             },
             must_stop);
       }
     } else {
       // A stable sort of keys whose numbers start in order: (key, number) order, the CPU's.
-      ranked = thrust_step(
+      ranked = cut_or_step(
           "sorting the successors",
           [&] {
-            thrust::stable_sort_by_key(thrust::device, r.keys, r.keys + successors, r.numbers);
+            thrust::stable_sort_by_key(on_device(), r.keys, r.keys + successors, r.numbers);
           },
           must_stop);
     }

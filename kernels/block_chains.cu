@@ -42,7 +42,7 @@ struct block_climb {
     if (job.trace) record_trace_row(job, {s.steps, s.restarts, s.cost, -1.0});
     if (++s.calls % 1024 != 0) return false;
     if (job.first_solved && load_relaxed(job.first_solved) < run) return true;
-    if (job.stop && read_flag(job.stop)) return true;
+    if (job.stop && stop_raised(job.stop)) return true;
     return job.time_limit_ns != 0 && clock_ns() - s.start_ns >= job.time_limit_ns;
   }
 
@@ -78,7 +78,7 @@ struct block_climb {
       // A stop raised before the run, or a time limit already past, ends it at its start (the
       // start counted as the observer's first call), as the CPU's deadline does: it reads both
       // at the first call.
-      if (!s.stopped && ((job.stop && read_flag(job.stop)) ||
+      if (!s.stopped && ((job.stop && stop_raised(job.stop)) ||
                          (job.time_limit_ns != 0 && clock_ns() - s.start_ns >= job.time_limit_ns)))
         s.stopped = true;
     });

@@ -30,12 +30,12 @@ struct device_observer {
     if (job->trace) record_trace_row(*job, state);
     // A stop raised before the run, or a time limit already past, ends it at its start, as
     // the CPU's deadline does (it reads both at the first step).
-    if (calls == 0 && ((job->stop && read_flag(job->stop)) ||
+    if (calls == 0 && ((job->stop && stop_raised(job->stop)) ||
                        (job->time_limit_ns != 0 && clock_ns() - start_ns >= job->time_limit_ns)))
       return false;
     if (++calls % check_every != 0) return true;
     if (job->first_solved && load_relaxed(job->first_solved) < run) return false;
-    if (job->stop && read_flag(job->stop)) return false;
+    if (job->stop && stop_raised(job->stop)) return false;
     return job->time_limit_ns == 0 || clock_ns() - start_ns < job->time_limit_ns;
   }
 };

@@ -32,7 +32,7 @@ struct count_subproblems {
   const unsigned* stop;  // mapped: raised by the host
 
   NQ_HD void operator()(thread_id) const {
-    const auto stopped = [this] { return read_flag(stop) != 0; };
+    const auto stopped = [this] { return stop_raised(stop); };
     while (!stopped()) {
       const unsigned i = atomic_add(next, 1u);
       if (i >= count) return;

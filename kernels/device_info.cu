@@ -1,4 +1,5 @@
 #include "core/memory.hpp"
+#include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/gpu.hpp"
 
@@ -6,9 +7,22 @@
 #include <atomic>
 
 #include "kernels/host_stream.hpp"
+#include "kernels/runtime.cuh"
 #endif
 
 namespace nq::gpu {
+
+gpu_costs costs() {
+  const cuda::detail::cost_tally& tally = cuda::detail::costs();
+  gpu_costs out;
+  out.launches = tally.launches.load();
+  out.syncs = tally.syncs.load();
+  out.to_host_copies = tally.to_host_copies.load();
+  out.to_device_copies = tally.to_device_copies.load();
+  out.allocations = tally.allocations.load();
+  out.allocated_bytes = tally.allocated_bytes.load();
+  return out;
+}
 
 #if defined(__CUDACC__)
 
@@ -28,6 +42,14 @@ std::string device_name(int device) {
 }
 
 bool set_host_devices(int) { return false; }
+
+int current_device() {
+  int device = 0;
+  NQ_CUDA_TRY(cudaGetDevice(&device));
+  return device;
+}
+
+bool set_host_device_memory(std::uint64_t) { return false; }
 
 std::uint64_t device_free_bytes() {
   std::size_t free = 0, total = 0;
@@ -50,13 +72,23 @@ std::string device_name(int device) {
   return "host execution";
 }
 
+int current_device() { return cuda::current_host_device(); }
+
 std::uint64_t device_free_bytes() {
-  return available_memory_bytes().value_or(std::uint64_t{4} << 30);
+  const std::uint64_t memory = cuda::detail::host_device_memory.load();
+  if (memory == 0) return available_memory_bytes().value_or(std::uint64_t{4} << 30);
+  const std::uint64_t used = cuda::detail::host_device_used.load();
+  return used < memory ? memory - used : 0;
 }
 
 bool set_host_devices(int count) {
   NQ_EXPECTS(count >= 1 && count <= cuda::max_host_devices, "the host execution plays 1 to 8");
   host_devices.store(count);
+  return true;
+}
+
+bool set_host_device_memory(std::uint64_t bytes) {
+  cuda::detail::host_device_memory.store(bytes);
   return true;
 }
 

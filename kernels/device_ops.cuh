@@ -61,9 +61,17 @@ NQ_HD T load_relaxed(const T* at) {
 }
 
 /// A flag in mapped memory, read on either side while a kernel runs: what was written before
-/// the flag was raised is visible once it reads non-zero.
+/// the flag was raised is visible once it reads non-zero (a done flag, then its tally).
 NQ_HD inline unsigned read_flag(const unsigned* flag) {
   return system_atomic<unsigned>(*const_cast<unsigned*>(flag)).load(order::memory_order_acquire);
+}
+
+/// Whether the host has raised a stop flag, polled in a kernel's loops. Nothing written before
+/// the stop is read under it, so a relaxed load serves, cheaper than an acquire at system scope
+/// and seen as soon.
+NQ_HD inline bool stop_raised(const unsigned* flag) {
+  const system_atomic<unsigned> stop(*const_cast<unsigned*>(flag));
+  return stop.load(order::memory_order_relaxed) != 0;
 }
 
 /// Raises a flag in mapped memory, after everything written before it.

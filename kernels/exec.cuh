@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/runtime.cuh"
 #include "nqueens/config.hpp"
@@ -221,6 +222,7 @@ class block_context {
 template <class Body>
 void launch_threads(const char* name, unsigned blocks, unsigned threads, const Body& body) {
   check_launch(name, blocks, threads, 0);
+  detail::count_cost(detail::costs().launches);
 #if defined(__CUDACC__)
   thread_kernel<<<blocks, threads>>>(body);
   NQ_CUDA_TRY(cudaGetLastError());
@@ -240,6 +242,7 @@ template <unsigned Threads, class Body>
 void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, const Body& body) {
   check_launch(name, blocks, Threads,
                shared_bytes + sizeof(typename Body::shared_state) + static_shared_allowance);
+  detail::count_cost(detail::costs().launches);
 #if defined(__CUDACC__)
   // Static and dynamic shared memory past 48 KiB together need the opt-in: always given.
   if (shared_bytes > 0)

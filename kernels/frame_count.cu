@@ -53,7 +53,7 @@ struct count_frame_pieces {
   }
 
   NQ_HD void pull(frame_stack_view stack) const {
-    const auto stopped = [this] { return read_flag(stop) != 0; };
+    const auto stopped = [this] { return stop_raised(stop); };
     while (!stopped()) {
       const unsigned i = atomic_add(next, 1u);
       if (i >= count) return;

@@ -31,6 +31,45 @@ std::string device_name(int device = 0);
 /// A CUDA build has the devices it has: it changes nothing and returns false.
 bool set_host_devices(int count);
 
+/// @brief The calling thread's device (cudaGetDevice), where its GPU work goes: each host
+/// thread has its own, device 0 until set. In the host execution, the device it plays.
+int current_device();
+
+/// @brief In the host execution, the device memory the played devices hold together, mapped
+/// buffers included: an allocation past `bytes` throws the cuda_error a cudaMalloc out of
+/// memory does, and device_free_bytes() says what is left; 0 (the default) gives the host's
+/// own memory. Returns true. A CUDA build has the memory it has: it changes nothing and
+/// returns false.
+bool set_host_device_memory(std::uint64_t bytes);
+
+/// @brief What the GPU paths have paid for since the process started, on every host thread and
+/// device: counted where the host launches, waits, copies or allocates, in both executions, so
+/// that tests hold an operation to a budget without a device (`after - before`). Thrust's
+/// temporaries differ: CUDA's Thrust takes them for every sort, scan and reduction, the host
+/// execution's only where its sequential algorithm needs them (a sort).
+struct gpu_costs {
+  std::uint64_t launches = 0;  ///< kernel launches
+  /// Blocking waits: synchronize, copies to and from pageable memory, event timings, and each
+  /// Thrust call (thrust::device waits for the device at the end of every algorithm).
+  std::uint64_t syncs = 0;
+  std::uint64_t to_host_copies = 0;    ///< device-to-host copies
+  std::uint64_t to_device_copies = 0;  ///< host-to-device copies
+  std::uint64_t allocations = 0;       ///< device (and pinned host) allocations, Thrust's included
+  std::uint64_t allocated_bytes = 0;   ///< bytes those allocations took
+  friend gpu_costs operator-(gpu_costs after, const gpu_costs& before) {
+    after.launches -= before.launches;
+    after.syncs -= before.syncs;
+    after.to_host_copies -= before.to_host_copies;
+    after.to_device_copies -= before.to_device_copies;
+    after.allocations -= before.allocations;
+    after.allocated_bytes -= before.allocated_bytes;
+    return after;
+  }
+};
+
+/// @brief The costs counted so far (gpu_costs).
+gpu_costs costs();
+
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.
 /// Throws usage_error for a row outside 0..n-1, nq::cuda_error (a resource_error) when the GPU
 /// fails or lacks memory.
@@ -115,8 +154,8 @@ std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options =
 /// GPU fails or lacks memory.
 solve_result solve_placement(index_t n, const placement_settings& settings);
 
-/// @brief Bytes of device memory free now (the host's available memory in the host
-/// execution). Throws cuda_error when the GPU fails.
+/// @brief Bytes of device memory free now (in the host execution, what set_host_device_memory
+/// leaves, or the host's available memory). Throws cuda_error when the GPU fails.
 std::uint64_t device_free_bytes();
 
 /// @brief Whether gpu::solve_lattice takes n queens: n has a lattice split, or n <=

@@ -7,7 +7,6 @@
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
@@ -18,6 +17,7 @@
 #include "kernels/gpu.hpp"
 #include "kernels/population.cuh"
 #include "kernels/runtime.cuh"
+#include "kernels/thrust_policy.cuh"
 
 namespace nq::cuda {
 namespace {
@@ -39,12 +39,10 @@ struct restarts_of {
 class gpu_backend final : public batch_backend {
  public:
   explicit gpu_backend(const gpu::backend_options& options)
-      : slice_runs_(options.slice_runs ? options.slice_runs : default_slice_runs) {
-#if defined(__CUDACC__)
-    NQ_CUDA_TRY(cudaSetDevice(options.device));
-#endif
-    sms_ = multiprocessors(options.device);
-    name_ = gpu::device_name(options.device);
+      : device_(options.device),
+        slice_runs_(options.slice_runs ? options.slice_runs : default_slice_runs) {
+    sms_ = multiprocessors(device_);
+    name_ = gpu::device_name(device_);
   }
 
   std::string_view device() const override { return "gpu"; }
@@ -70,6 +68,7 @@ class gpu_backend final : public batch_backend {
   void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
            const std::function<void(std::uint64_t)>& progress,
            std::vector<row_t>* boards) override {
+    use_device(device_);  // the device is the calling thread's, which may not be the creator
     const std::atomic<bool>* halt = job.limits.stop;
     kernel_seconds_ = 0.0;
     cuda_event start, stop;
@@ -118,25 +117,27 @@ class gpu_backend final : public batch_backend {
         launch_thread_chains(launch, halt);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
-      synchronize();  // Thrust below runs on the calling thread in the host execution
-      try {
-        tally.restarts += thrust::transform_reduce(thrust::device, outcomes.data(),
-                                                   outcomes.data() + count, restarts_of{},
-                                                   std::uint64_t{0}, thrust::plus<std::uint64_t>{});
-        thrust::transform(thrust::device, outcomes.data(), outcomes.data() + count, keys.data(),
+      tally.restarts += thrust_step("summing the restarts", [&] {
+        return thrust::transform_reduce(on_device(), outcomes.data(), outcomes.data() + count,
+                                        restarts_of{}, std::uint64_t{0},
+                                        thrust::plus<std::uint64_t>{});
+      });
+      thrust_step("keying the steps", [&] {
+        thrust::transform(on_device(), outcomes.data(), outcomes.data() + count, keys.data(),
                           step_key{});
-        thrust::sort(thrust::device, keys.data(), keys.data() + count);
-        const auto ends = thrust::reduce_by_key(thrust::device, keys.data(), keys.data() + count,
-                                                thrust::constant_iterator<std::uint64_t>(1),
-                                                unique_keys.data(), counts.data());
-        const auto distinct = static_cast<std::size_t>(ends.first - unique_keys.data());
-        host_keys.resize(distinct);
-        host_counts.resize(distinct);
-        copy_to_host(host_keys.data(), unique_keys.data(), distinct);
-        copy_to_host(host_counts.data(), counts.data(), distinct);
-      } catch (const thrust::system_error& e) {
-        throw cuda_error(std::string("CUDA error in the batch reduction: ") + e.what());
-      }
+      });
+      thrust_step("sorting the steps",
+                  [&] { thrust::sort(on_device(), keys.data(), keys.data() + count); });
+      const auto ends = thrust_step("counting the steps", [&] {
+        return thrust::reduce_by_key(on_device(), keys.data(), keys.data() + count,
+                                     thrust::constant_iterator<std::uint64_t>(1),
+                                     unique_keys.data(), counts.data());
+      });
+      const auto distinct = static_cast<std::size_t>(ends.first - unique_keys.data());
+      host_keys.resize(distinct);
+      host_counts.resize(distinct);
+      copy_to_host(host_keys.data(), unique_keys.data(), distinct);
+      copy_to_host(host_counts.data(), counts.data(), distinct);
       for (std::size_t i = 0; i < host_keys.size(); ++i)
         (host_keys[i] & solved_bit ? tally.success : tally.failure)
             .add(host_keys[i] & ~solved_bit, host_counts[i]);
@@ -158,6 +159,7 @@ class gpu_backend final : public batch_backend {
   chain_outcome run_alone(index_t n, const local_search_settings& algorithm, std::uint64_t seed,
                           std::uint64_t stream, const search_limits& limits,
                           std::vector<row_t>& board, const trace_fn& trace) override {
+    use_device(device_);
     const gpu::chain_options options{.max_steps = limits.max_steps,
                                      .time_limit = limits.time_limit};
     std::vector<trace_row> rows;
@@ -172,6 +174,7 @@ class gpu_backend final : public batch_backend {
   }
 
  private:
+  int device_;
   std::uint64_t slice_runs_;
   unsigned sms_ = 0;
   std::string name_;

@@ -47,7 +47,7 @@ struct slot_space {
 /// Stops a search once the host raises the flag (a stop or the time limit).
 struct flag_stop {
   const unsigned* flag;
-  NQ_HD bool operator()() const { return read_flag(flag) != 0; }
+  NQ_HD bool operator()() const { return stop_raised(flag); }
 };
 
 /// Classes first..first+count-1, one thread each. A class the flag finds raised at its start is

@@ -3,7 +3,6 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 
 #include <algorithm>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/construction.hpp"
 #include "nqueens/placement.hpp"
 
@@ -223,12 +223,8 @@ solve_result solve_placement(index_t n, const placement_settings& settings) {
       break;
     }
     if (count > d.deferred.size()) continue;
-    synchronize();  // Thrust below runs on the calling thread in the host execution
-    try {
-      thrust::sort(thrust::device, d.deferred.data(), d.deferred.data() + count);
-    } catch (const thrust::system_error& e) {
-      throw cuda_error(std::string("CUDA error sorting the deferred columns: ") + e.what());
-    }
+    thrust_step("sorting the deferred columns",
+                [&] { thrust::sort(on_device(), d.deferred.data(), d.deferred.data() + count); });
     launch_threads(
         "placement_insert", 1, 1,
         insert_deferred{d.view(n, segments, 1), count, settings.seed, result.restarts,

@@ -115,7 +115,7 @@ struct run_base {
   /// Thread 0, after the start and each generation: whether the run must stop. Every
   /// generation, as the CPU's observer checks.
   NQ_HD bool must_stop(const run_state& s) const {
-    if (launch.stop && read_flag(launch.stop)) return true;
+    if (launch.stop && stop_raised(launch.stop)) return true;
     return launch.job.time_limit_ns != 0 && clock_ns() - s.start_ns >= launch.job.time_limit_ns;
   }
 

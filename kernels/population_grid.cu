@@ -7,7 +7,6 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
-#include <thrust/system_error.h>
 
 #include <atomic>
 #include <string>
@@ -15,6 +14,7 @@
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/population.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/population.hpp"
 
 namespace nq::cuda {
@@ -391,12 +391,8 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
     const std::uint64_t generation = steps + 1;
     if (elite > most_ranking_launches) {
       launch_threads("grid_keys", blocks_for(size), grid_threads, grid_keys{r});
-      synchronize();  // Thrust below runs on the calling thread in the host execution
-      try {
-        thrust::sort(thrust::device, r.ranked, r.ranked + size);
-      } catch (const thrust::system_error& e) {
-        throw cuda_error(std::string("CUDA error ranking the elite: ") + e.what());
-      }
+      thrust_step("ranking the elite",
+                  [&] { thrust::sort(on_device(), r.ranked, r.ranked + size); });
     } else {
       for (std::uint32_t e = 0; e < elite; ++e)
         launch_threads("grid_rank", blocks_for(size), grid_threads, grid_rank{r, e});

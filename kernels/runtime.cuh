@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "core/memory.hpp"
+#include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.cuh"
 
@@ -25,6 +27,12 @@ namespace nq::cuda {
 
 namespace detail {
 
+/// Counts an allocation of `bytes` that was made (cost_tally).
+inline void count_allocation(std::size_t bytes) {
+  count_cost(costs().allocations);
+  count_cost(costs().allocated_bytes, bytes);
+}
+
 #if defined(__CUDACC__)
 inline void* allocate_device(std::size_t bytes) {
   void* data = nullptr;
@@ -34,21 +42,34 @@ inline void* allocate_device(std::size_t bytes) {
     throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
   }
   NQ_CUDA_TRY(status);
+  count_allocation(bytes);
   return data;
 }
-inline void free_device(void* data) { NQ_CUDA_TRY_NO_THROW(cudaFree(data)); }
+inline void free_device(void* data, std::size_t) { NQ_CUDA_TRY_NO_THROW(cudaFree(data)); }
 #else
 /// cudaMalloc's alignment; the fill stands in for memory nobody initialised.
 inline constexpr std::size_t device_alignment = 256;
 inline constexpr unsigned char uninitialised_byte = 0xA5;
+/// The memory the played devices hold together (gpu::set_host_device_memory; 0: the host's),
+/// and the bytes allocated from it now.
+inline std::atomic<std::uint64_t> host_device_memory{0}, host_device_used{0};
 inline void* allocate_device(std::size_t bytes) {
-  void* data = ::operator new (bytes, std::align_val_t{device_alignment}, std::nothrow);
-  if (!data) throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
+  const std::uint64_t memory = host_device_memory.load(std::memory_order_relaxed);
+  const std::uint64_t used = host_device_used.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  void* data = memory != 0 && used > memory
+                   ? nullptr
+                   : ::operator new (bytes, std::align_val_t{device_alignment}, std::nothrow);
+  if (!data) {
+    host_device_used.fetch_sub(bytes, std::memory_order_relaxed);
+    throw cuda_error("GPU out of memory: asked for " + format_bytes(bytes));
+  }
   std::memset(data, uninitialised_byte, bytes);
+  count_allocation(bytes);
   return data;
 }
-inline void free_device(void* data) {
+inline void free_device(void* data, std::size_t bytes) {
   ::operator delete (data, std::align_val_t{device_alignment});
+  host_device_used.fetch_sub(bytes, std::memory_order_relaxed);
 }
 #endif
 
@@ -56,6 +77,7 @@ inline void free_device(void* data) {
 
 /// Waits until the device has finished everything launched; reports a failed kernel.
 inline void synchronize() {
+  detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaDeviceSynchronize());
 #else
@@ -110,7 +132,7 @@ class device_buffer {
     // A kernel may still be using the memory, as cudaFree would wait for it.
     default_stream().wait_idle();
 #endif
-    detail::free_device(data_);
+    detail::free_device(data_, size_ * sizeof(T));
   }
 
   T* data() { return data_; }
@@ -137,6 +159,7 @@ class mapped_buffer {
       throw cuda_error("out of pinned host memory: asked for " + format_bytes(size * sizeof(T)));
     }
     NQ_CUDA_TRY(status);
+    detail::count_allocation(size * sizeof(T));
     std::memset(static_cast<void*>(host_), 0, size * sizeof(T));
     NQ_CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
 #else
@@ -153,7 +176,7 @@ class mapped_buffer {
     NQ_CUDA_TRY_NO_THROW(cudaFreeHost(host_));
 #else
     default_stream().wait_idle();
-    detail::free_device(host_);
+    detail::free_device(host_, size_ * sizeof(T));
 #endif
   }
 
@@ -171,6 +194,8 @@ class mapped_buffer {
 template <class T>
 void copy_to_device(T* device, const T* host, std::size_t count) {
   if (count == 0) return;
+  detail::count_cost(detail::costs().to_device_copies);
+  detail::count_cost(detail::costs().syncs);  // from pageable memory: the host waits
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
 #else
@@ -183,6 +208,8 @@ void copy_to_device(T* device, const T* host, std::size_t count) {
 template <class T>
 void copy_to_host(T* host, const T* device, std::size_t count) {
   if (count == 0) return;
+  detail::count_cost(detail::costs().to_host_copies);
+  detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaMemcpy(host, device, count * sizeof(T), cudaMemcpyDeviceToHost));
 #else
@@ -225,6 +252,7 @@ class cuda_event {
 
   /// Seconds from `start` to `stop`, once `stop` has happened.
   friend double elapsed_seconds(const cuda_event& start, const cuda_event& stop) {
+    detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
     NQ_CUDA_TRY(cudaEventSynchronize(stop.event_));
     float milliseconds = 0;

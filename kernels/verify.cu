@@ -3,13 +3,13 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
-#include <thrust/system_error.h>
 #include <thrust/transform_reduce.h>
 
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
+#include "kernels/thrust_policy.cuh"
 #include "nqueens/lines.hpp"
 
 namespace nq::cuda {
@@ -66,13 +66,10 @@ index_t count_attacking_pairs(std::span<const row_t> queen_row) {
   if (bad != cuda::no_column)
     throw usage_error("column " + std::to_string(bad) + " has its queen on row " +
                       std::to_string(queen_row[bad]) + ", outside 0.." + std::to_string(n - 1));
-  cuda::synchronize();  // Thrust below runs on the calling thread in the host execution
-  try {
-    return thrust::transform_reduce(thrust::device, counts.data(), counts.data() + counts.size(),
+  return cuda::thrust_step("summing the pairs", [&] {
+    return thrust::transform_reduce(cuda::on_device(), counts.data(), counts.data() + counts.size(),
                                     cuda::pairs_of_line{}, index_t{0}, thrust::plus<index_t>{});
-  } catch (const thrust::system_error& e) {
-    throw cuda_error(std::string("CUDA error in the pair reduction: ") + e.what());
-  }
+  });
 }
 
 }  // namespace nq::gpu

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
@@ -138,6 +140,35 @@ TEST_F(GpuDevices, AFrameCounterRefusesADeviceThatIsNotThere) {
   EXPECT_NO_THROW(gpu::frame_counter(10, -1, gpu::device_count() - 1));
   EXPECT_THROW(gpu::frame_counter(10, -1, gpu::device_count()), resource_error);
   EXPECT_THROW(gpu::frame_counter(10, -1, -1), resource_error);
+}
+
+// The batch backend works on its own device whichever host thread runs it: a thread starts on
+// device 0 (the device is per thread, as cudaSetDevice's), and the backend was made on another.
+TEST_F(GpuDevices, TheBatchBackendRunsOnItsDeviceFromAnyThread) {
+  gpu::set_host_devices(2);
+  if (gpu::device_count() < 2) GTEST_SKIP() << "one GPU";
+  const auto backend = gpu::make_gpu_backend({.device = 1, .slice_runs = 64});
+  local_search_settings hc;
+  hc.algorithm = local_algorithm::hc;
+  std::vector<int> batch_devices, alone_devices;
+  std::thread([&] {
+    batch_job job;
+    job.n = 8;
+    job.algorithm = hc;
+    job.count = 128;
+    batch_tally tally;
+    backend->run(
+        job, tally, nullptr, [&](std::uint64_t) { batch_devices.push_back(gpu::current_device()); },
+        nullptr);
+  }).join();
+  std::thread([&] {
+    std::vector<row_t> board;
+    backend->run_alone(8, hc, 1, 0, {}, board,
+                       [&](const trace_row&) { alone_devices.push_back(gpu::current_device()); });
+  }).join();
+  EXPECT_EQ(batch_devices, std::vector<int>(2, 1));  // a report after each launch of 64
+  ASSERT_FALSE(alone_devices.empty());
+  EXPECT_EQ(alone_devices, std::vector<int>(alone_devices.size(), 1));
 }
 
 }  // namespace
