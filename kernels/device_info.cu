@@ -5,6 +5,7 @@
 #if !defined(__CUDACC__)
 #include <atomic>
 
+#include "kernels/host_schedule.hpp"
 #include "kernels/host_stream.hpp"
 #endif
 
@@ -29,6 +30,8 @@ std::string device_name(int device) {
 
 bool set_host_devices(int) { return false; }
 
+bool runs_in_order() { return false; }
+
 std::uint64_t device_free_bytes() {
   std::size_t free = 0, total = 0;
   NQ_CUDA_TRY(cudaMemGetInfo(&free, &total));
@@ -52,6 +55,11 @@ std::string device_name(int device) {
 
 std::uint64_t device_free_bytes() {
   return available_memory_bytes().value_or(std::uint64_t{4} << 30);
+}
+
+bool runs_in_order() {
+  const cuda::host::schedule plan = cuda::host::current_schedule();
+  return plan.order == cuda::host::run_order::forward && plan.block_threads == 1;
 }
 
 bool set_host_devices(int count) {

@@ -31,6 +31,11 @@ std::string device_name(int device = 0);
 /// A CUDA build has the devices it has: it changes nothing and returns false.
 bool set_host_devices(int count);
 
+/// @brief Whether launches run their blocks, and phases their threads, one at a time in order:
+/// the host execution's forward schedule on one host thread (NQ_HOST_ORDER, NQ_HOST_BLOCK_THREADS;
+/// kernels/host_schedule.hpp). False on a device, and for the other schedules.
+bool runs_in_order();
+
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.
 /// Throws usage_error for a row outside 0..n-1, nq::cuda_error (a resource_error) when the GPU
 /// fails or lacks memory.
