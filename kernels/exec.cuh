@@ -235,7 +235,7 @@ void launch_threads(const char* name, unsigned blocks, unsigned threads, const B
 #else
   const host::schedule plan = host::current_schedule();
   default_stream().enqueue([name, plan, blocks, threads, body] {
-    host::run_grid(name, plan, blocks, false, [&](host::block_run& run) {
+    host::run_grid(name, plan, blocks, [&](host::block_run& run) {
       const unsigned b = run.index();
       run.phase(threads, [&](unsigned t) { body(thread_id{b, t, blocks, threads}); });
     });
@@ -263,7 +263,7 @@ void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, 
   const host::schedule plan = host::current_schedule();
   default_stream().enqueue([name, plan, blocks, shared_bytes, body] {
     using state_t = typename Body::shared_state;
-    host::run_grid(name, plan, blocks, true, [&](host::block_run& run) {
+    host::run_grid(name, plan, blocks, [&](host::block_run& run) {
       // Fresh for each block (blocks may run side by side): exactly the bytes asked for, so that
       // ASan sees an overrun, and new memory to TSan, so that one block's threads do not race
       // with another's over it.

@@ -77,51 +77,52 @@ inline fiber_set& this_threads_fibers() {
   return set;
 }
 
-/// Runs fn() as `fiber`, `depth` bytes below the caller's frame; back to the caller's fiber
-/// afterwards, also when fn throws.
+/// Runs fn(index) as `fiber`, `depth` bytes below the caller's frame, ordered after what was
+/// released to `in`, releasing to `out` at its end; back to the caller's fiber afterwards, also
+/// when fn throws. What passes between the fibers does so in registers or in memory written
+/// before `in` was released, never in this frame, which the next call writes again.
 template <class Fn>
-[[gnu::noinline]] void run_as(void* fiber, std::size_t depth, Fn& fn) {
-  void* pad = alloca(depth);
-  asm volatile("" : : "r"(pad) : "memory");
-  struct switch_back {
-    void* to;
-    ~switch_back() { __tsan_switch_to_fiber(to, __tsan_switch_to_fiber_no_sync); }
-  } back{__tsan_get_current_fiber()};
-  __tsan_switch_to_fiber(fiber, __tsan_switch_to_fiber_no_sync);
-  fn();
+[[gnu::noinline]] void call_below(Fn& fn, unsigned index) {
+  fn(index);  // out of line, so that its frame lies below the caller's alloca
 }
 
-/// One block's fibers and the orders between its phases.
+template <class Fn>
+[[gnu::noinline]] void run_as(void* fiber, std::size_t depth, void* in, void* out, Fn& fn,
+                              unsigned index) {
+  void* pad = alloca(depth);
+  asm volatile("" : : "r"(pad) : "memory");
+  void* const back = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(fiber, __tsan_switch_to_fiber_no_sync);
+  __tsan_acquire(in);
+  try {
+    call_below(fn, index);
+  } catch (...) {
+    __tsan_switch_to_fiber(back, __tsan_switch_to_fiber_no_sync);
+    throw;
+  }
+  __tsan_release(out);
+  __tsan_switch_to_fiber(back, __tsan_switch_to_fiber_no_sync);
+}
+
+/// One block's fibers and the orders between its phases, made by its controller fiber.
 class block_fibers {
  public:
-  block_fibers(const char* kernel, unsigned block, fiber_set& set, char* launch_sync,
-               bool own_phases)
-      : kernel_(kernel),
-        block_(block),
-        set_(set),
-        launch_sync_(launch_sync),
-        phase_sync_(own_phases ? std::make_unique<char[]>(2) : nullptr) {}
+  block_fibers(const char* kernel, unsigned block, fiber_set& set)
+      : kernel_(kernel), block_(block), set_(set), sync_(std::make_unique<char[]>(2)) {}
 
-  /// Runs thread(order[i]) for every i as one phase, each thread on its lane's fiber.
+  /// Runs thread(order[i]) for every i as one phase, each thread on its lane's fiber: ordered
+  /// after the block's earlier phases, not after each other.
   template <class Thread>
   void run_phase(unsigned threads, const running_order& order, Thread& thread) {
     if (!named_) name_lanes(threads);
-    char* in = phase_sync_ ? &phase_sync_[0] : &launch_sync_[0];
-    char* out = phase_sync_ ? &phase_sync_[1] : &launch_sync_[1];
-    if (phase_sync_) __tsan_release(in);  // the block's state so far, to every thread
     const unsigned s = block_ % 2;
-    // Lanes of a block body run below its controller; a thread launch's, below the host's.
-    const std::size_t base = stack_gap + (phase_sync_ ? 0 : s * set_stack_bytes);
+    __tsan_release(&sync_[0]);  // the block's state so far, to every thread
     for (unsigned i = 0; i < threads; ++i) {
       const unsigned t = order[i];
-      auto lane = [&] {
-        __tsan_acquire(in);
-        thread(t);
-        __tsan_release(out);
-      };
-      run_as(set_.lane[s][t % fiber_lanes], base + (t % fiber_lanes) * lane_stack_bytes, lane);
+      run_as(set_.lane[s][t % fiber_lanes], stack_gap + (t % fiber_lanes) * lane_stack_bytes,
+             &sync_[0], &sync_[1], thread, t);
     }
-    if (phase_sync_) __tsan_acquire(out);  // the barrier: every thread's phase, to the block
+    __tsan_acquire(&sync_[1]);  // the barrier: every thread's phase, to the block
   }
 
  private:
@@ -139,43 +140,47 @@ class block_fibers {
   const char* kernel_;
   unsigned block_;
   fiber_set& set_;
-  char* launch_sync_;
-  std::unique_ptr<char[]> phase_sync_;  // fresh per block, so no order carries over
+  std::unique_ptr<char[]> sync_;  // fresh per block, so that no order carries over
   bool named_ = false;
 };
 
-/// One launch: what the host did before it comes before its threads; its end, before the host.
+/// One launch: what the host did before it comes before its blocks, and their end before what
+/// the host does after it; nothing orders its blocks (but blocks b and b + 2 on one host
+/// thread, which share a controller fiber).
+template <class Block>
 class launch_fibers {
  public:
-  explicit launch_fibers(const char* kernel) : kernel_(kernel), sync_(std::make_unique<char[]>(2)) {
+  /// `block(b, fibers)` runs block b; it must live until end().
+  launch_fibers(const char* kernel, Block& block)
+      : kernel_(kernel), block_(block), sync_(std::make_unique<char[]>(2)) {
     __tsan_release(&sync_[0]);
   }
   /// On the launching thread, once every block has ended.
   void end() { __tsan_acquire(&sync_[1]); }
 
-  /// Runs body(block_fibers&) for block b on the calling host thread; a block body (own
-  /// phases) runs as the block's controller fiber.
-  template <class Body>
-  void run_block(unsigned b, bool own_phases, Body&& body) {
+  /// Runs block b on the calling host thread, as its controller fiber.
+  void run_block(unsigned b) {
     fiber_set& set = this_threads_fibers();
-    block_fibers block(kernel_, b, set, sync_.get(), own_phases);
-    if (!own_phases) {
-      body(block);
-      return;
-    }
-    auto controller = [&] {
-      __tsan_acquire(&sync_[0]);
-      char name[160];
-      std::snprintf(name, sizeof name, "%s block %u", kernel_, b);
-      __tsan_set_fiber_name(set.controller[b % 2], name);
-      body(block);
-      __tsan_release(&sync_[1]);
-    };
-    run_as(set.controller[b % 2], stack_gap + (b % 2) * set_stack_bytes, controller);
+    // This host thread's fibers (made on its first block) and its bookkeeping, to the block;
+    // the host thread holds nothing of any block's threads, so nothing more is ordered.
+    __tsan_release(&sync_[0]);
+    run_as(set.controller[b % 2], stack_gap + (b % 2) * set_stack_bytes, &sync_[0], &sync_[1],
+           *this, b);
+  }
+
+  /// The controller's work (run_as calls it on the controller fiber).
+  void operator()(unsigned b) {
+    fiber_set& set = this_threads_fibers();
+    char name[160];
+    std::snprintf(name, sizeof name, "%s block %u", kernel_, b);
+    __tsan_set_fiber_name(set.controller[b % 2], name);
+    block_fibers fibers(kernel_, b, set);
+    block_(b, fibers);
   }
 
  private:
   const char* kernel_;
+  Block& block_;
   std::unique_ptr<char[]> sync_;  // [0]: before the launch, [1]: its end
 };
 
@@ -184,21 +189,26 @@ class launch_fibers {
 /// Without TSan: a phase is the loop over its threads in the schedule's order.
 class block_fibers {
  public:
+  block_fibers(const char*, unsigned, int) {}
   template <class Thread>
   void run_phase(unsigned threads, const running_order& order, Thread& thread) {
     for (unsigned i = 0; i < threads; ++i) thread(order[i]);
   }
 };
 
+template <class Block>
 class launch_fibers {
  public:
-  explicit launch_fibers(const char*) {}
+  launch_fibers(const char* kernel, Block& block) : kernel_(kernel), block_(block) {}
   void end() {}
-  template <class Body>
-  void run_block(unsigned, bool, Body&& body) {
-    block_fibers block;
-    body(block);
+  void run_block(unsigned b) {
+    block_fibers fibers(kernel_, b, 0);
+    block_(b, fibers);
   }
+
+ private:
+  const char* kernel_;
+  Block& block_;
 };
 
 #endif

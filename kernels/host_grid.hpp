@@ -144,20 +144,17 @@ class block_run {
 };
 
 /// Runs block(run) for every block of a grid of `blocks`, in the schedule's order, on the
-/// schedule's block threads. `own_phases`: a block body whose phases end at barriers (else each
-/// block is one phase of independent threads). Returns once every block has ended.
+/// schedule's block threads; returns once every block has ended.
 template <class Block>
-void run_grid(const char* kernel, const schedule& plan, unsigned blocks, bool own_phases,
-              Block&& block) {
-  launch_fibers launch(kernel);
+void run_grid(const char* kernel, const schedule& plan, unsigned blocks, Block&& block) {
+  // Everything a block reads of the launch is made before the launch's fibers are.
   const running_order order(plan, blocks, name_key(kernel));
-  const std::function<void(unsigned)> job = [&](unsigned i) {
-    const unsigned b = order[i];
-    launch.run_block(b, own_phases, [&](block_fibers& fibers) {
-      block_run run(kernel, plan, b, fibers);
-      block(run);
-    });
+  auto one_block = [&](unsigned b, block_fibers& fibers) {
+    block_run run(kernel, plan, b, fibers);
+    block(run);
   };
+  launch_fibers<decltype(one_block)> launch(kernel, one_block);
+  const std::function<void(unsigned)> job = [&](unsigned i) { launch.run_block(order[i]); };
   this_threads_pool().run(blocks, plan.block_threads, job);
   launch.end();
 }
