@@ -6,6 +6,7 @@
 #if !defined(__CUDACC__)
 #include <atomic>
 
+#include "kernels/host_schedule.hpp"
 #include "kernels/host_stream.hpp"
 #include "kernels/runtime.cuh"
 #endif
@@ -51,6 +52,8 @@ int current_device() {
 
 bool set_host_device_memory(std::uint64_t) { return false; }
 
+bool runs_in_order() { return false; }
+
 std::uint64_t device_free_bytes() {
   std::size_t free = 0, total = 0;
   NQ_CUDA_TRY(cudaMemGetInfo(&free, &total));
@@ -79,6 +82,11 @@ std::uint64_t device_free_bytes() {
   if (memory == 0) return available_memory_bytes().value_or(std::uint64_t{4} << 30);
   const std::uint64_t used = cuda::detail::host_device_used.load();
   return used < memory ? memory - used : 0;
+}
+
+bool runs_in_order() {
+  const cuda::host::schedule plan = cuda::host::current_schedule();
+  return plan.order == cuda::host::run_order::forward && plan.block_threads == 1;
 }
 
 bool set_host_devices(int count) {

@@ -3,8 +3,11 @@
 // the grid (launch_threads), or for each block with its block context (launch_blocks). Under
 // nvcc the helpers launch a __global__ function on the default stream. Compiled as plain C++
 // (the host execution, which CI runs under the sanitizers) they queue the grid on the host
-// stream, which runs it as loops: the blocks one after another and, within a block, the
-// threads one after another; a block body's threads go phase by phase between barriers.
+// stream, which runs it as loops: the blocks in the schedule's order, on one host thread or
+// several side by side, and within a block the threads one after another in the schedule's
+// order (host_schedule.hpp: forward, reverse or shuffled); a block body's threads go phase by
+// phase between barriers. Under ThreadSanitizer each GPU thread runs as a fiber of its own
+// (host_fibers.hpp), so TSan reports what would race on a device.
 //
 // A block body is written bulk-synchronously: its work is a sequence of block.each(phase)
 // calls, each followed by a barrier, and the code between them is uniform (every thread takes
@@ -27,6 +30,8 @@
 #include <cstring>
 #include <memory>
 #include <new>
+
+#include "kernels/host_grid.hpp"
 #endif
 
 namespace nq::cuda {
@@ -164,54 +169,57 @@ struct host_shared_free {
   void operator()(unsigned char* bytes) const { ::operator delete (bytes, std::align_val_t{16}); }
 };
 
-/// A block as the host execution plays it: one loop runs every thread.
+/// A block as the host execution plays it: each phase runs every thread, in the schedule's
+/// order (host_schedule.hpp), as TSan fibers under ThreadSanitizer (host_fibers.hpp).
 template <unsigned Threads>
 class block_context {
  public:
   static constexpr unsigned threads = Threads;
   static constexpr unsigned copies = Threads;
 
-  block_context(unsigned index, unsigned char* shared) : index_(index), shared_(shared) {}
-  unsigned index() const { return index_; }
+  block_context(host::block_run& run, unsigned char* shared) : run_(run), shared_(shared) {}
+  unsigned index() const { return run_.index(); }
   unsigned char* shared() const { return shared_; }
 
   template <class Phase>
   void each(Phase phase) {
-    for (unsigned t = 0; t < Threads; ++t) phase(t);
+    run_.phase(Threads, phase);
   }
 
   template <class Value>
   std::int32_t min(Value value) {
-    std::int32_t least = value(0);
-    for (unsigned t = 1; t < Threads; ++t) {
-      const std::int32_t v = value(t);
-      least = v < least ? v : least;
-    }
-    return least;
+    return least(value, std::int32_t{});
   }
 
   template <class Value>
   std::uint64_t min64(Value value) {
-    std::uint64_t least = value(0);
-    for (unsigned t = 1; t < Threads; ++t) {
-      const std::uint64_t v = value(t);
-      least = v < least ? v : least;
-    }
-    return least;
+    return least(value, std::uint64_t{});
   }
 
   template <class Value>
   std::uint64_t exclusive_sum(Value value, per_thread<std::uint64_t, copies>& before) {
+    std::uint64_t values[Threads];
+    run_.phase(Threads, [&](unsigned t) { values[t] = value(t); });  // each thread its own
     std::uint64_t sum = 0;
     for (unsigned t = 0; t < Threads; ++t) {
       before[t] = sum;
-      sum += value(t);
+      sum += values[t];
     }
     return sum;
   }
 
  private:
-  unsigned index_;
+  /// The least value(t), each thread computing its own in a phase, as a block reduction does.
+  template <class Value, class T>
+  T least(Value& value, T) {
+    T values[Threads];
+    run_.phase(Threads, [&](unsigned t) { values[t] = static_cast<T>(value(t)); });
+    T smallest = values[0];
+    for (unsigned t = 1; t < Threads; ++t) smallest = values[t] < smallest ? values[t] : smallest;
+    return smallest;
+  }
+
+  host::block_run& run_;
   unsigned char* shared_;
 };
 
@@ -227,9 +235,12 @@ void launch_threads(const char* name, unsigned blocks, unsigned threads, const B
   thread_kernel<<<blocks, threads>>>(body);
   NQ_CUDA_TRY(cudaGetLastError());
 #else
-  default_stream().enqueue([blocks, threads, body] {
-    for (unsigned b = 0; b < blocks; ++b)
-      for (unsigned t = 0; t < threads; ++t) body(thread_id{b, t, blocks, threads});
+  const host::schedule plan = host::current_schedule();
+  default_stream().enqueue([name, plan, blocks, threads, body] {
+    host::run_grid(name, plan, blocks, [&](host::block_run& run) {
+      const unsigned b = run.index();
+      run.phase(threads, [&](unsigned t) { body(thread_id{b, t, blocks, threads}); });
+    });
   });
 #endif
 }
@@ -252,18 +263,21 @@ void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, 
   block_kernel<Threads, Body><<<blocks, Threads, shared_bytes>>>(body);
   NQ_CUDA_TRY(cudaGetLastError());
 #else
-  default_stream().enqueue([blocks, shared_bytes, body] {
+  const host::schedule plan = host::current_schedule();
+  default_stream().enqueue([name, plan, blocks, shared_bytes, body] {
     using state_t = typename Body::shared_state;
-    // Exactly the bytes asked for, so that ASan sees an overrun of the block's shared memory.
-    const std::unique_ptr<unsigned char, host_shared_free> shared(static_cast<unsigned char*>(
-        ::operator new (shared_bytes == 0 ? 1 : shared_bytes, std::align_val_t{16})));
-    state_t state;
-    for (unsigned b = 0; b < blocks; ++b) {
+    host::run_grid(name, plan, blocks, [&](host::block_run& run) {
+      // Fresh for each block (blocks may run side by side): exactly the bytes asked for, so that
+      // ASan sees an overrun, and new memory to TSan, so that one block's threads do not race
+      // with another's over it.
+      const std::unique_ptr<unsigned char, host_shared_free> shared(static_cast<unsigned char*>(
+          ::operator new (shared_bytes == 0 ? 1 : shared_bytes, std::align_val_t{16})));
+      const std::unique_ptr<state_t> state(new state_t);
       std::memset(shared.get(), detail::uninitialised_byte, shared_bytes);
-      std::memset(static_cast<void*>(&state), detail::uninitialised_byte, sizeof state);
-      block_context<Threads> block(b, shared.get());
-      body(block, state);
-    }
+      std::memset(static_cast<void*>(state.get()), detail::uninitialised_byte, sizeof(state_t));
+      block_context<Threads> block(run, shared.get());
+      body(block, *state);
+    });
   });
 #endif
 }

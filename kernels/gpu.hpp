@@ -70,6 +70,11 @@ struct gpu_costs {
 /// @brief The costs counted so far (gpu_costs).
 gpu_costs costs();
 
+/// @brief Whether launches run their blocks, and phases their threads, one at a time in order:
+/// the host execution's forward schedule on one host thread (NQ_HOST_ORDER, NQ_HOST_BLOCK_THREADS;
+/// kernels/host_schedule.hpp). False on a device, and for the other schedules.
+bool runs_in_order();
+
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.
 /// Throws usage_error for a row outside 0..n-1, nq::cuda_error (a resource_error) when the GPU
 /// fails or lacks memory.

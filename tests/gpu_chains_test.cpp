@@ -40,7 +40,7 @@ TEST_P(GpuChains, MatchTheCpuRunForRun) {
   constexpr std::uint64_t seed = 77, first = 1000, max_steps = 3000;
   for (const index_t n : {1, 4, 5, 8, 13, 32, 33, 48}) {
     if (n > gpu::max_thread_chain_n && settings.algorithm == A::first_choice) continue;
-    const std::uint64_t runs = n >= 32 ? device_or_host(200, 40) : device_or_host(2000, 300);
+    const std::uint64_t runs = n >= 32 ? device_or_host(200, 40, 4) : device_or_host(2000, 300, 30);
     std::vector<row_t> boards;
     const auto gpu_runs =
         gpu::run_thread_chains(n, settings, seed, first, runs, {.max_steps = max_steps}, &boards);
@@ -70,7 +70,7 @@ TEST_P(GpuChains, BatchesMatchTheCpuBackend) {
   local_search_settings settings;
   settings.algorithm = GetParam();
   batch_settings b;
-  b.runs = device_or_host(40000, 3000);
+  b.runs = device_or_host(40000, 3000, 200);
   b.seed = 3;
   b.limits.max_steps = 2000;
   std::vector<chain_outcome> gpu_records, cpu_records;
@@ -116,9 +116,12 @@ TEST(GpuBlockChains, MatchTheCpuRunForRun) {
     std::uint64_t runs, max_steps;
   };
   const std::uint64_t runs = device_or_host(48, 6);
-  const size_case sizes[] = {{33, runs, 400},  {100, runs, 400}, {257, runs, 400},
-                             {600, runs, 100}, {3336, 1, 2},     {3337, 1, 2},
-                             {3511, 1, 2},     {3512, 1, 2},     {8192, 2, 2}};
+  const std::vector<size_case> sizes =
+      test::under_thread_sanitizer()
+          ? std::vector<size_case>{{33, 2, 200}, {257, 1, 40}, {3337, 1, 1}}
+          : std::vector<size_case>{{33, runs, 400},  {100, runs, 400}, {257, runs, 400},
+                                   {600, runs, 100}, {3336, 1, 2},     {3337, 1, 2},
+                                   {3511, 1, 2},     {3512, 1, 2},     {8192, 2, 2}};
   for (const A a : {A::hc, A::hc_sideways, A::hc_restart}) {
     local_search_settings settings;
     settings.algorithm = a;
@@ -158,9 +161,10 @@ TEST(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
   cases[2].hill = {3, false, tie_rule::last, true};
   cases[3].algorithm = A::hc_sideways;
   cases[3].hill = {4294967295u, false, tie_rule::last, true};  // the case study's climber
-  const std::uint64_t runs = device_or_host(24, 3);
+  const std::uint64_t runs = device_or_host(24, 3, 1);
   for (const auto& settings : cases)
     for (const index_t n : {257, 600}) {
+      if (test::under_thread_sanitizer() && n > 257) continue;  // every kernel, not every size
       std::vector<row_t> boards;
       const auto gpu_runs =
           gpu::run_thread_chains(n, settings, 9, 40, runs, {.max_steps = 300}, &boards);

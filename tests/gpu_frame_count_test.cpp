@@ -52,7 +52,7 @@ class GpuFrameCount : public ::testing::Test {
 // (about a minute; n = 16 takes 6 s), or to 16 under the sanitizers.
 TEST_F(GpuFrameCount, MatchesOeisForNFrom1To18) {
   const int host_limit = test::under_address_sanitizer() ? 16 : 17;
-  for (int n = 1; n <= test::device_or_host(18, host_limit); ++n) {
+  for (int n = 1; n <= test::device_or_host(18, host_limit, 11); ++n) {
     const count_result result = count_solutions(n, on_gpu(n));
     EXPECT_TRUE(result.complete);
     EXPECT_EQ(result.solutions, a000170[n - 1]) << "n=" << n;
@@ -68,7 +68,7 @@ TEST_F(GpuFrameCount, MatchesOeisForNFrom1To18) {
 // under the sanitizers.
 TEST_F(GpuFrameCount, EveryFrameMatchesTheCpu) {
   const int host_limit = test::under_address_sanitizer() ? 14 : 16;
-  for (int n = 4; n <= test::device_or_host(16, host_limit); ++n) {
+  for (int n = 4; n <= test::device_or_host(16, host_limit, 10); ++n) {
     const auto frames = detail::canonical_frames(n);
     detail::frame_counter cpu(n, detail::portable_frame_kernels());
     std::vector<count_tally> expected;

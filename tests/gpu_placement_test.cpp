@@ -20,7 +20,7 @@ class GpuPlacement : public ::testing::Test {
 
 TEST_F(GpuPlacement, SameBoardAsTheCpu) {
   std::vector<index_t> sizes{1, 4, 5, 6, 7, 8, 9, 10, 16, 31, 32, 33, 63, 64, 1000, 8193, 100003};
-  sizes.push_back(test::device_or_host<index_t>(10000000, 1000000));
+  sizes.push_back(test::device_or_host<index_t>(10000000, 1000000, 100000));
   for (const index_t n : sizes) {
     placement_settings settings;
     settings.seed = 5;

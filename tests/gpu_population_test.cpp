@@ -79,9 +79,9 @@ class GpuPopulation : public ::testing::TestWithParam<population_case> {
 /// Generations the comparison runs at n (the host execution plays every block on one thread).
 std::uint64_t generations(index_t n) { return n >= 100 ? 4 : n >= 32 ? 25 : 200; }
 std::uint64_t runs_at(index_t n) {
-  return n >= 100  ? device_or_host(8, 2)
-         : n >= 32 ? device_or_host(64, 4)
-                   : device_or_host(128, 24);
+  return n >= 100  ? device_or_host(8, 2, 1)
+         : n >= 32 ? device_or_host(64, 4, 1)
+                   : device_or_host(128, 24, 4);
 }
 
 TEST_P(GpuPopulation, MatchesTheCpuRunForRun) {
@@ -203,7 +203,7 @@ TEST_F(GpuPopulationControl, BatchesMatchTheCpuBackend) {
     const index_t n = 8;
     ASSERT_TRUE(gpu->supports(settings, n));
     batch_settings b;
-    b.runs = device_or_host(4000, 200);
+    b.runs = device_or_host(4000, 200, 20);
     b.seed = 4;
     b.limits.max_steps = 300;
     std::vector<chain_outcome> gpu_records, cpu_records;
