@@ -60,7 +60,7 @@ TEST_P(GpuBeamGrid, MatchesTheCpuRunForRun) {
   for (const index_t n : {1, 2, 3, 4, 8, 13, 32, 100}) {
     SCOPED_TRACE("n=" + std::to_string(n));
     // 3 million successors a generation: a minute under the sanitizers on one CPU thread.
-    if (test::host_execution && n == 100 && GetParam().settings.beam.width > 5) continue;
+    if (test::host_sizes() && n == 100 && GetParam().settings.beam.width > 5) continue;
     const std::uint64_t runs = n >= 32 ? 2 : device_or_host(12, 4);
     const std::uint64_t max_steps = n >= 100 ? 3 : n >= 32 ? 12 : 80;
     ASSERT_NO_FATAL_FAILURE(
