@@ -117,6 +117,29 @@ TEST_F(GpuPlacement, EveryPassOnTheDeviceGivesTheSameRun) {
   }
 }
 
+// A step limit on the last round of a device pass: the CPU finishes that pass, since a round
+// that ends the pass is not checked against the limit, and stops after the first round of the
+// next (its steps then the limit plus one). The device must check in the same order. The pass's
+// end is found on the CPU, among the limits just past its quota (two segments of 8,192 columns:
+// blocks of a quarter of that, plus the rounds lost to contested claims), where its steps pass
+// the limit; the device then plays only that limit, as one pass of two blocks.
+TEST_F(GpuPlacement, AStepLimitOnAPassLastRoundStopsLikeTheCpu) {
+  const index_t n = 16384;
+  const index_t quota = n / placement_segments(n) * placement_quota_sixteenths / 16;
+  placement_settings settings;
+  settings.seed = 2;
+  std::uint64_t limit = quota;
+  for (; limit < quota + 512; ++limit) {
+    settings.limits.max_steps = limit;
+    if (solve_placement(n, settings).steps != limit) break;
+  }
+  ASSERT_LT(limit, quota + 512) << "no pass ends within 512 rounds of its quota";
+  const solve_result cpu = solve_placement(n, settings);
+  EXPECT_EQ(cpu.steps, limit + 1) << "limit " << limit;
+  expect_same_run(gpu::solve_placement(n, settings, {.host_blocks = 0}), cpu, "on the device");
+  expect_same_run(gpu::solve_placement(n, settings), cpu, "on the host");
+}
+
 // A stop raised, or a time limit past, before the run ends it in its first pass on the device,
 // unsolved, its queens still a permutation with some of them left off the lines.
 TEST_F(GpuPlacement, AStopOrATimeLimitEndsTheRun) {
