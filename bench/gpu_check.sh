@@ -246,8 +246,8 @@ bench_note() {
 
 # 4. Benchmarks, before the sanitizers: the GPU against the CPU is what a device run is for.
 # The drivers write their records only at the end, so the count runs one size per call: a
-# timeout at n=20 keeps the records of n=18. The placement comes last: its launches per round
-# (issue 29) took it past 40 s at 10^7 queens on an H200.
+# timeout at n=20 keeps the records of n=18. The placement comes last: at 10^9 its device and
+# host passes are estimated at 10-20 s each (docs/gpu-costs.md).
 if needs bench-gpu bench.txt "$build_dir/nqueens"; then
   if time_left; then
     timed bench-gpu "$cap_bench_gpu" "$out/bench.txt" python3 bench/bench_gpu.py \
