@@ -60,6 +60,22 @@ NQ_HD T load_relaxed(const T* at) {
   return device_atomic<T>(*const_cast<T*>(at)).load(order::memory_order_relaxed);
 }
 
+/// Orders a thread's writes to global memory before its block's later arrival (arrive_last).
+NQ_HD inline void fence_device() {
+#if NQ_HAVE_LIBCUDACXX
+  ::cuda::atomic_thread_fence(order::memory_order_release, ::cuda::thread_scope_device);
+#else
+  std::atomic_thread_fence(std::memory_order_release);
+#endif
+}
+
+/// One thread of a block, once every thread of it has fenced its writes (fence_device) and met
+/// at a barrier: counts the block through; true for the last of `blocks`, which then sees what
+/// every block wrote (the threadFenceReduction pattern).
+NQ_HD inline bool arrive_last(unsigned* arrived, unsigned blocks) {
+  return device_atomic<unsigned>(*arrived).fetch_add(1u, order::memory_order_acq_rel) + 1 == blocks;
+}
+
 /// A flag in mapped memory, read on either side while a kernel runs: what was written before
 /// the flag was raised is visible once it reads non-zero (a done flag, then its tally).
 NQ_HD inline unsigned read_flag(const unsigned* flag) {

@@ -50,7 +50,8 @@ bool set_host_device_memory(std::uint64_t bytes);
 struct gpu_costs {
   std::uint64_t launches = 0;  ///< kernel launches
   /// Blocking waits: synchronize, copies to and from pageable memory, event timings, and each
-  /// Thrust call (thrust::device waits for the device at the end of every algorithm).
+  /// blocking Thrust call (thrust::device waits for the device at the end of every algorithm;
+  /// a call in stream order, par_nosync, does not).
   std::uint64_t syncs = 0;
   std::uint64_t to_host_copies = 0;    ///< device-to-host copies
   std::uint64_t to_device_copies = 0;  ///< host-to-device copies
