@@ -91,6 +91,9 @@ class generation_driver {
     unsigned current = 0;
     for (std::uint64_t batch = 1;; batch = batch * 2 < most ? batch * 2 : most) {
       wait_raising(stop_, flags_.host());  // the start, then the batch before
+      // wait_raising raises the flag only while the stream is busy: a stop that came as a batch
+      // drained reaches the device here, before the next batch is queued.
+      if (stop_ && stop_->load(std::memory_order_relaxed)) raise_flag(flags_.host());
       if (read_flag(flags_.host() + 1) || (max_steps != 0 && queued >= max_steps)) return;
       for (std::uint64_t i = 0; i < batch && (max_steps == 0 || queued < max_steps); ++i) {
         generation(++queued, current);
