@@ -23,7 +23,6 @@ namespace {
 constexpr unsigned init_threads = 128;
 constexpr unsigned wide_pass_threads = 1024;  // passes of more blocks than a narrow launch has
 constexpr unsigned narrow_pass_threads = 64;
-constexpr std::uint64_t max_insert_tries = 1u << 16;  // as on the CPU
 
 using namespace placement_kernels;
 
@@ -219,29 +218,16 @@ class gpu_placement_run {
 
   /// Queens a stopped run left off free lines: the open columns and the deferred ones.
   index_t unplaced() const {
-    index_t open = std::min<index_t>(host_.deferred_count, host_.deferred.size());
-    for (index_t k = 0; k < segments_; ++k)
-      open += placement_segment_begin(n_, segments_, k + 1) - host_.seg_next[k];
-    return open;
+    return placement_unplaced(n_, segments_, host_.seg_next.data(), host_.deferred_count,
+                              host_.deferred.size());
   }
 
   /// Inserts the deferred queens one by one, as the CPU does; false when one cannot be (the run
   /// restarts) or a limit stopped the run.
   bool insert(index_t count) {
-    philox_stream rng = placement_stream(settings_.seed, result_.restarts, 255, 0);
-    const placement_view v = host_view(1);
-    for (index_t i = 0; i < count; ++i) {
-      std::uint64_t tries = 0;
-      const bool placed = placement_insert(v, host_.deferred.data(), count, i, rng,
-                                           std::min(max_insert_tries, 64 + 16 * n_), tries);
-      result_.steps += tries;
-      if (!placed) return false;
-      if (i + 1 < count && limit_reached()) {
-        result_.unplaced = count - i - 1;
-        return false;
-      }
-    }
-    return true;
+    return placement_insert_all(host_view(1), host_.deferred.data(), count, settings_.seed,
+                                result_.restarts, result_.steps, result_.unplaced,
+                                [this] { return limit_reached(); });
   }
 
   placement_view device_view(index_t group) {

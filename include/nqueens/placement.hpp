@@ -325,4 +325,43 @@ NQ_HD inline bool placement_insert(const placement_view& v, const std::uint32_t*
   return false;
 }
 
+/// @brief Partners a deferred queen may draw in the last pass, at most.
+inline constexpr std::uint64_t placement_max_insert_tries = 1u << 16;
+
+/// @brief Queens a stopped run left off free lines: the columns still open in each of the
+/// `segments` segments (seg_next[k] the first of segment k), and the deferred ones (the count
+/// may pass the list's capacity, whose queens are all the list can hold).
+inline index_t placement_unplaced(index_t n, index_t segments, const index_t* seg_next,
+                                  unsigned long long deferred_count, index_t deferred_capacity) {
+  index_t open =
+      deferred_count < deferred_capacity ? static_cast<index_t>(deferred_count) : deferred_capacity;
+  for (index_t k = 0; k < segments; ++k)
+    open += placement_segment_begin(n, segments, k + 1) - seg_next[k];
+  return open;
+}
+
+/// @brief The last pass, on one host thread (the CPU's and the GPU's alike): inserts the
+/// `count` deferred columns `sorted` (ascending) one by one, from stream (seed, restart, 255,
+/// 0), adding each one's tries to `steps`. False when one cannot be inserted (the run restarts)
+/// or when `limit_reached()` stops it, with the queens not inserted in `unplaced`.
+template <class Limit>
+bool placement_insert_all(const placement_view& v, const std::uint32_t* sorted, index_t count,
+                          std::uint64_t seed, std::uint64_t restart, std::uint64_t& steps,
+                          index_t& unplaced, Limit limit_reached) {
+  philox_stream rng = placement_stream(seed, restart, 255, 0);
+  const std::uint64_t max_tries =
+      placement_max_insert_tries < 64 + 16 * v.n ? placement_max_insert_tries : 64 + 16 * v.n;
+  for (index_t i = 0; i < count; ++i) {
+    std::uint64_t tries = 0;
+    const bool placed = placement_insert(v, sorted, count, i, rng, max_tries, tries);
+    steps += tries;
+    if (!placed) return false;
+    if (i + 1 < count && limit_reached()) {
+      unplaced = count - i - 1;
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace nq

@@ -18,7 +18,6 @@ namespace {
 constexpr unsigned prefetch_distance = 8;       // blocks ahead whose candidates are prefetched
 constexpr index_t min_blocks_per_thread = 256;  // fewer: the pass runs on fewer threads
 constexpr std::uint64_t progress_rounds = 64;   // rounds between progress reports
-constexpr std::uint64_t max_insert_tries = 1u << 16;  // partners a deferred queen draws, at most
 
 /// The arrays of one run, on huge pages.
 struct placement_arrays {
@@ -201,28 +200,16 @@ class placement_run {
 
   /// Queens a stopped run left off free lines: the open columns and the deferred ones.
   index_t unplaced() const {
-    index_t open = std::min<index_t>(arrays_.deferred_count, arrays_.deferred.size());
-    for (index_t k = 0; k < segments_; ++k)
-      open += placement_segment_begin(n_, segments_, k + 1) - arrays_.seg_next[k];
-    return open;
+    return placement_unplaced(n_, segments_, arrays_.seg_next.data(), arrays_.deferred_count,
+                              arrays_.deferred.size());
   }
 
-  /// Inserts the deferred queens one by one; false when one cannot be (the run restarts).
+  /// Inserts the deferred queens one by one; false when one cannot be (the run restarts) or a
+  /// limit stopped the run.
   bool insert(index_t count) {
-    philox_stream rng = placement_stream(settings_.seed, result_.restarts, 255, 0);
-    const placement_view v = view(1);
-    for (index_t i = 0; i < count; ++i) {
-      std::uint64_t tries = 0;
-      const bool placed = placement_insert(v, arrays_.deferred.data(), count, i, rng,
-                                           std::min(max_insert_tries, 64 + 16 * n_), tries);
-      result_.steps += tries;
-      if (!placed) return false;
-      if (i + 1 < count && limit_reached()) {
-        result_.unplaced = count - i - 1;
-        return false;
-      }
-    }
-    return true;
+    return placement_insert_all(view(1), arrays_.deferred.data(), count, settings_.seed,
+                                result_.restarts, result_.steps, result_.unplaced,
+                                [this] { return limit_reached(); });
   }
 
   index_t n_, segments_;
