@@ -56,17 +56,13 @@ struct beam_run {
   control_view c;
 
   NQ_HD bool done() const { return c.done(); }
+  NQ_HD const row_t* members(unsigned which) const { return queen_row[which]; }
 
   NQ_HD climber_view<count_t> view(unsigned which, std::uint64_t state) const {
     count_t* at = lines[which] + state * beam_lines(n);
     return {queen_row[which] + state * n, at, at + n, at + 3 * n - 1, n};
   }
 };
-
-template <class Each>
-NQ_HD void beam_stride(const thread_id& id, std::uint64_t work, Each each) {
-  for (std::uint64_t i = id.global(); i < work; i += id.grid_threads()) each(i);
-}
 
 /// Adds state s, whose cost is `cost`, to the summary of the beam being made.
 NQ_HD inline void summarise_state(const beam_run& r, std::uint64_t s, index_t cost) {
@@ -112,7 +108,7 @@ struct beam_elements {
 struct beam_start {
   beam_run r;
   NQ_HD void operator()(const thread_id& id) const {
-    beam_stride(id, r.width, [&](std::uint64_t s) {
+    grid_stride(id, r.width, [&](std::uint64_t s) {
       philox_stream rng = population_stream(r.seed, r.run, 0, s);
       const index_t cost = random_board(r.view(0, s), rng);
       r.cost[0][s] = static_cast<std::uint32_t>(cost);
@@ -130,7 +126,7 @@ struct beam_score {
   bool stochastic;
   NQ_HD void operator()(const thread_id& id) const {
     if (r.done()) return;
-    beam_stride(id, r.successors, [&](std::uint64_t x) {
+    grid_stride(id, r.successors, [&](std::uint64_t x) {
       const std::uint64_t s = x / r.per_state, j = x % r.per_state;
       const index_t cost = beam::successor_cost(r.view(current, s), r.cost[current][s], j);
       if (stochastic) {
@@ -150,7 +146,7 @@ struct beam_targets {
   NQ_HD void operator()(const thread_id& id) const {
     if (r.done()) return;
     const std::uint64_t total = r.keys[r.successors - 1];
-    beam_stride(id, r.width, [&](std::uint64_t i) {
+    grid_stride(id, r.width, [&](std::uint64_t i) {
       philox_stream rng = population_stream(r.seed, r.run, generation, i);
       r.targets[i] = total == 0 ? 0 : beam::draw_target(rng, total);
     });
@@ -163,7 +159,7 @@ struct beam_take {
   unsigned current;
   NQ_HD void operator()(const thread_id& id) const {
     if (r.done()) return;
-    beam_stride(id, r.width, [&](std::uint64_t i) {
+    grid_stride(id, r.width, [&](std::uint64_t i) {
       // Past the end only when no successor has fitness: the last, as on the CPU.
       const std::uint64_t x = r.chosen[i] < r.successors ? r.chosen[i] : r.successors - 1;
       const index_t cost = beam::take_successor(r.view(current, x / r.per_state),
@@ -171,38 +167,6 @@ struct beam_take {
       r.cost[current ^ 1][i] = static_cast<std::uint32_t>(cost);
       summarise_state(r, i, cost);
     });
-  }
-};
-
-/// One thread, once a beam is made: the generation's end (grid_control.cuh).
-struct beam_check {
-  beam_run r;
-  bool made;                    // a new generation (not the start)
-  generation_summary* history;  // or null
-  NQ_HD void operator()(const thread_id& id) const {
-    if (r.done() || id.global() != 0) return;
-    r.c.end_generation(made, r.summary->least_key, r.summary->fitness_sum, history);
-  }
-};
-
-/// At the end: the outcome and the first best state of the last beam made.
-struct beam_finish {
-  beam_run r;
-  chain_outcome* outcome;
-  row_t* board;  // or null
-  NQ_HD void operator()(const thread_id& id) const {
-    const std::uint64_t least = r.summary->least_key;
-    if (id.global() == 0) {
-      chain_outcome out;
-      out.solved = least >> 32 == 0;
-      out.cost = least >> 32;
-      out.steps = r.c.control->steps;
-      out.stopped = r.c.control->stopped != 0;
-      *outcome = out;
-    }
-    if (!board) return;
-    const row_t* from = r.queen_row[r.c.control->steps & 1] + (least & 0xFFFFFFFFu) * r.n;
-    beam_stride(id, r.n, [&](std::uint64_t col) { board[col] = from[col]; });
   }
 };
 
@@ -271,7 +235,7 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
     launch_threads("select_clear", 1, select_threads, select_clear{memory.select.data()});
   launch_threads("beam_begin", 1, 1, beam_begin{r});
   launch_threads("beam_start", beam_blocks(b.width), beam_threads, beam_start{r});
-  launch_threads("beam_check", 1, 1, beam_check{r, false, launch.history});
+  launch_threads("beam_check", 1, 1, generation_check<beam_run>{r, false, launch.history});
   // A stop or the time limit is read on the device before the successors are ranked and once
   // they are: one then drops the generation before its states are taken, as the CPU does.
   driver.run(
@@ -302,10 +266,11 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
         }
         launch_threads("beam_cut", 1, 1, beam_cut{r, true});
         launch_threads("beam_take", beam_blocks(b.width), beam_threads, beam_take{r, current});
-        launch_threads("beam_check", 1, 1, beam_check{r, true, launch.history});
+        launch_threads("beam_check", 1, 1, generation_check<beam_run>{r, true, launch.history});
       });
   launch_threads("beam_finish", beam_blocks(n), beam_threads,
-                 beam_finish{r, job.outcomes + slot, job.boards ? job.boards + slot * n : nullptr});
+                 generation_finish<beam_run>{r, job.outcomes + slot,
+                                             job.boards ? job.boards + slot * n : nullptr});
   synchronize();  // before the run's memory is freed
 }
 

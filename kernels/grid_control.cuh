@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kernels/device_ops.cuh"
+#include "kernels/exec.cuh"
 #include "kernels/population.cuh"
 #include "kernels/runtime.cuh"
 
@@ -61,6 +62,48 @@ struct control_view {
   /// interrupted beam does.
   NQ_HD void cut() const {
     if (must_stop()) finish(true);
+  }
+};
+
+/// Calls each(i) for i in [0, work), strided over every thread of the grid.
+template <class Each>
+NQ_HD void grid_stride(const thread_id& id, std::uint64_t work, Each each) {
+  for (std::uint64_t i = id.global(); i < work; i += id.grid_threads()) each(i);
+}
+
+/// One thread, once a generation is summarised: its end (control_view::end_generation). `Run`
+/// is a whole-grid run (beam_run, grid_run): its control `c` and its `summary`.
+template <class Run>
+struct generation_check {
+  Run r;
+  bool made;                    // a new generation (not the start)
+  generation_summary* history;  // or null
+  NQ_HD void operator()(const thread_id& id) const {
+    if (r.done() || id.global() != 0) return;
+    r.c.end_generation(made, r.summary->least_key, r.summary->fitness_sum, history);
+  }
+};
+
+/// At the end of a whole-grid run: its outcome, and the first best member of the last
+/// generation made (`r.members(parity)` its rows, n a member) copied to `board`.
+template <class Run>
+struct generation_finish {
+  Run r;
+  chain_outcome* outcome;
+  row_t* board;  // or null
+  NQ_HD void operator()(const thread_id& id) const {
+    const std::uint64_t least = r.summary->least_key;
+    if (id.global() == 0) {
+      chain_outcome out;
+      out.solved = least >> 32 == 0;
+      out.cost = least >> 32;
+      out.steps = r.c.control->steps;
+      out.stopped = r.c.control->stopped != 0;
+      *outcome = out;
+    }
+    if (!board) return;
+    const row_t* from = r.members(r.c.control->steps & 1) + (least & 0xFFFFFFFFu) * r.n;
+    grid_stride(id, r.n, [&](std::uint64_t col) { board[col] = from[col]; });
   }
 };
 

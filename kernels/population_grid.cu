@@ -63,14 +63,10 @@ struct grid_run {
   control_view c;
 
   NQ_HD bool done() const { return c.done(); }
+  NQ_HD const row_t* members(unsigned which) const { return genes[which]; }
 
   NQ_HD std::uint64_t key(std::uint64_t i) const { return (std::uint64_t{cost[i]} << 32) | i; }
 };
-
-template <class Each>
-NQ_HD void grid_stride(const thread_id& id, std::uint64_t work, Each each) {
-  for (std::uint64_t i = id.global(); i < work; i += id.grid_threads()) each(i);
-}
 
 /// Generation 0: individual i from stream (run, 0, i).
 struct grid_start {
@@ -282,38 +278,6 @@ struct grid_breed {
   }
 };
 
-/// One thread, once a population is scored: the generation's end (grid_control.cuh).
-struct grid_check {
-  grid_run r;
-  bool made;                    // a new generation (not the start)
-  generation_summary* history;  // or null
-  NQ_HD void operator()(const thread_id& id) const {
-    if (r.done() || id.global() != 0) return;
-    r.c.end_generation(made, r.summary->least_key, r.summary->fitness_sum, history);
-  }
-};
-
-/// At the end: the outcome and the first best board of the last population made.
-struct grid_finish {
-  grid_run r;
-  chain_outcome* outcome;
-  row_t* board;  // or null
-  NQ_HD void operator()(const thread_id& id) const {
-    const std::uint64_t least = r.summary->least_key;
-    if (id.global() == 0) {
-      chain_outcome out;
-      out.solved = least >> 32 == 0;
-      out.cost = least >> 32;
-      out.steps = r.c.control->steps;
-      out.stopped = r.c.control->stopped != 0;
-      *outcome = out;
-    }
-    if (!board) return;
-    const row_t* from = r.genes[r.c.control->steps & 1] + (least & 0xFFFFFFFFu) * r.n;
-    grid_stride(id, r.n, [&](std::uint64_t col) { board[col] = from[col]; });
-  }
-};
-
 unsigned blocks_for(std::uint64_t work) {
   return grid_size(static_cast<index_t>(work), grid_threads);
 }
@@ -422,7 +386,7 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
         "grid_score", score_blocks, score_shared ? score_bytes : 0,
         grid_score{r.genes[current], r.cost, r.summary, n, size, score_blocks,
                    score_shared ? nullptr : memory.lines.data(), r.c});
-    launch_threads("grid_check", 1, 1, grid_check{r, made, launch.history});
+    launch_threads("grid_check", 1, 1, generation_check<grid_run>{r, made, launch.history});
   };
   launch_threads("grid_start", blocks_for(size), grid_threads, grid_start{r});
   score(0, false);
@@ -453,7 +417,8 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
                score(current ^ 1, true);
              });
   launch_threads("grid_finish", blocks_for(n), grid_threads,
-                 grid_finish{r, job.outcomes + slot, job.boards ? job.boards + slot * n : nullptr});
+                 generation_finish<grid_run>{r, job.outcomes + slot,
+                                             job.boards ? job.boards + slot * n : nullptr});
   synchronize();  // before the run's memory is freed
 }
 
