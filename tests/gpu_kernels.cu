@@ -1,7 +1,10 @@
 // The one-thread test kernels, as bodies the exec layer launches (host execution included).
 
+#include <algorithm>
+
 #include "gpu_kernels.hpp"
 #include "kernels/exec.cuh"
+#include "kernels/grid_select.cuh"
 #include "kernels/runtime.cuh"
 #include "nqueens/construction.hpp"
 #include "nqueens/lines.hpp"
@@ -74,6 +77,16 @@ struct steepest_kernel {
   }
 };
 
+/// Plain keys as grid_select.cuh's elements, numbered by index.
+struct keyed_elements {
+  const std::uint64_t* keys;
+  std::uint64_t size;
+  NQ_HD std::uint64_t count() const { return size; }
+  NQ_HD std::uint64_t key(std::uint64_t i) const { return keys[i]; }
+  NQ_HD std::uint64_t number(std::uint64_t i) const { return i; }
+  NQ_HD bool done() const { return false; }
+};
+
 template <class T>
 std::vector<T> copy_back(const cuda::device_buffer<T>& buffer) {
   std::vector<T> host(buffer.size());
@@ -131,6 +144,21 @@ std::vector<queen_move> device_steepest_walk(std::vector<row_t> rows, std::uint6
                                      lines.data() + n + diag_line_count(n), n};
   one_thread(steepest_kernel{b, seed, steps, out.data()});
   return copy_back(out);
+}
+
+std::vector<std::uint64_t> device_select_least(const std::vector<std::uint64_t>& keys,
+                                               std::uint64_t k, bool tie_numbers) {
+  const auto d_keys = copy_to_device(keys);
+  cuda::device_buffer<cuda::select_state> state(1);
+  cuda::device_buffer<std::uint64_t> numbers(k);
+  cuda::launch_threads("select_clear", 1, cuda::select_threads, cuda::select_clear{state.data()});
+  const std::uint64_t greatest = *std::max_element(keys.begin(), keys.end());
+  cuda::select_least(keyed_elements{d_keys.data(), keys.size()}, state.data(), k,
+                     greatest == ~std::uint64_t{0} ? 64 : cuda::bits_below(greatest + 1),
+                     tie_numbers ? cuda::bits_below(keys.size()) : 0, nullptr, numbers.data());
+  std::vector<std::uint64_t> taken = copy_back(numbers);
+  std::sort(taken.begin(), taken.end());
+  return taken;
 }
 
 }  // namespace nq::test

@@ -30,4 +30,10 @@ std::vector<std::int64_t> device_deltas(std::vector<row_t> rows, const std::vect
 std::vector<queen_move> device_steepest_walk(std::vector<row_t> rows, std::uint64_t seed,
                                              int steps);
 
+/// The numbers (indices) of the k least of `keys` by (key, number), ascending, as the grid's
+/// radix select (kernels/grid_select.cuh) takes them on the device; `tie_numbers`: passes over
+/// the numbers too, for keys that may tie across the k-th.
+std::vector<std::uint64_t> device_select_least(const std::vector<std::uint64_t>& keys,
+                                               std::uint64_t k, bool tie_numbers);
+
 }  // namespace nq::test

@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "board_oracles.hpp"
 #include "gpu_kernels.hpp"
+#include "kernel_tests.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/verify.hpp"
@@ -107,6 +111,32 @@ TEST_F(Gpu, SteepestWalkMatchesTheHost) {
       ASSERT_EQ(m.row, expected.row) << c;
       ASSERT_EQ(m.delta, expected.delta) << c;
       relocate(b, expected.col, expected.row);
+    }
+  }
+}
+
+// The grid's radix select against a sort: keys that tie across the k-th (three keys over
+// thousands of elements, so the numbers decide) and keys that are all distinct, each k from 1
+// to every element: the k least by (key, number), the same set as a sort's first k.
+TEST_F(Gpu, RadixSelectTakesTheKLeastAsASortDoes) {
+  const std::uint64_t count = test::device_or_host(std::uint64_t{300'000}, std::uint64_t{6'000});
+  std::vector<std::uint64_t> tied(count), distinct(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    tied[i] = std::uint64_t{(i * 7) % 3} << 32;
+    distinct[i] = (((i * 2654435761u) % 1000) << 32) | i;
+  }
+  for (const bool tie : {true, false}) {
+    const std::vector<std::uint64_t>& keys = tie ? tied : distinct;
+    std::vector<std::uint64_t> order(count);
+    for (std::uint64_t i = 0; i < count; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint64_t a, std::uint64_t b) { return keys[a] < keys[b]; });
+    for (const std::uint64_t k : {std::uint64_t{1}, std::uint64_t{2}, count / 3, count / 3 + 1,
+                                  count / 2 + 7, count - 1, count}) {
+      std::vector<std::uint64_t> expected(order.begin(), order.begin() + k);
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(test::device_select_least(keys, k, tie), expected)
+          << (tie ? "tied" : "distinct") << " keys, k=" << k;
     }
   }
 }
