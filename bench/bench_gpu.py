@@ -3,8 +3,9 @@
 and appends one JSON record per case and device to bench/results/<date>-<gpu>.jsonl: runs per
 second (median of repeats after a warm-up), success rate, wall and kernel seconds. One more
 case times a single block-per-chain run at N = 1024 to get the time of one full-neighbourhood
-step, and single ga runs (n = 1000, population 4096; n = 100, population 200) are timed per
-generation on the GPU and on one CPU thread. Needs a CUDA build and a GPU.
+step, and single ga runs (n = 1000, population 4096; n = 100, population 200) and a whole-grid
+beam (n = 64, width 2048) are timed per generation on the GPU and on one CPU thread. Needs a
+CUDA build and a GPU.
 
 Usage: bench/bench_gpu.py [--binary build/nqueens] [--repeats 3] [--output FILE] [--cpu-only]
 --cpu-only times the single runs on one CPU thread alone (no GPU needed): the CPU figures to
@@ -38,6 +39,9 @@ CASES = [
 SINGLE_RUNS = [
     ("ga", 1000, ["--population", "4096", "--max-steps", "20"], 200, None),
     ("ga", 100, ["--population", "200", "--max-steps", "20000"], None, 0.2),
+    # Issue 29: a whole-grid beam (8.3 million successors a generation, the k kept by the radix
+    # select); one CPU thread takes about 0.13 s a generation.
+    ("beam", 64, ["--beam-width", "2048", "--max-steps", "5"], None, None),
 ]
 # Issue 5's targets on one H100/H200, in runs per second, and the step time at N = 1024.
 TARGET_RUNS_PER_SECOND = {("hc", 8): 1e9, ("hc-sideways", 8): 2e8}
