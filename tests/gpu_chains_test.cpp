@@ -392,6 +392,40 @@ TEST(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
   }
 }
 
+// Without records, a stopped batch on the GPU is described by its backend's tally alone: the
+// runs of the launches before the stop, every one finished and each the CPU's.
+TEST(GpuBatchStop, WithoutRecordsDescribesTheLaunchesBeforeTheStop) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::sa;
+  constexpr index_t n = 10;
+  constexpr std::uint64_t seed = 8;
+  const auto backend = gpu::make_gpu_backend({.slice_runs = 64});
+  std::atomic<bool> stop{false};
+  batch_settings b;
+  b.runs = 100'000'000;
+  b.seed = seed;
+  b.limits.stop = &stop;
+  b.progress = [&](std::uint64_t, double) { stop = true; };  // after the first launch of 64
+  const batch_stats stats = run_batch(n, settings, b, *backend);
+  EXPECT_TRUE(stats.interrupted);
+  ASSERT_EQ(stats.runs, 64u);
+  local_workspace cpu(n, settings);
+  std::uint64_t solved = 0, failed_steps = 0;
+  for (std::uint64_t i = 0; i < stats.runs; ++i) {
+    local_run run;
+    run.seed = seed;
+    run.stream = i;
+    const chain_outcome expected = cpu.run(run);
+    solved += expected.solved;
+    if (!expected.solved) failed_steps += expected.steps;
+  }
+  EXPECT_EQ(stats.solved, solved);
+  EXPECT_EQ(stats.failure.runs, stats.runs - solved);
+  EXPECT_DOUBLE_EQ(stats.failure.mean * static_cast<double>(stats.failure.runs),
+                   static_cast<double>(failed_steps));
+}
+
 // Checked before any device work, so it holds on machines without a GPU too.
 TEST(GpuChainsRefuse, PopulationAndPermutationSearches) {
   for (const A a : {A::beam, A::ga, A::min_conflicts}) {

@@ -223,9 +223,11 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   double kernel_seconds = 0.0;
   std::vector<chain_outcome> records;
   std::vector<row_t> boards;
-  // With a stop, every slice keeps its records: a slice it interrupts counts the runs before
-  // the first one it cut short, so that the statistics describe runs 0..k-1, all finished.
-  const bool keep_records = settings.on_records || settings.on_boards || stop;
+  // With a stop, a slice it interrupts counts the runs before the first one it cut short, so
+  // that the statistics describe runs 0..k-1, all finished: found in the slice's records, or
+  // the slice's tally where the backend tallies only those (a GPU: no record crosses back).
+  const bool prefix_tally = stop && backend.tallies_finished_prefix();
+  const bool keep_records = settings.on_records || settings.on_boards || (stop && !prefix_tally);
   const std::uint64_t slice =
       settings.slice_runs  ? settings.slice_runs
       : settings.on_boards ? std::max<std::uint64_t>(1, std::min(record_slice, board_rows / n))
@@ -264,7 +266,10 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
       kernel_seconds += backend.kernel_seconds();
     }
     std::uint64_t ran = job.count;
-    if (stop && stop->load()) {
+    if (stop && stop->load() && !keep_records) {
+      ran = slice_tally.success.runs() + slice_tally.failure.runs();
+      interrupted = ran < job.count;
+    } else if (stop && stop->load()) {
       ran = static_cast<std::uint64_t>(
           std::find_if(records.begin(), records.end(),
                        [](const chain_outcome& r) { return r.interrupted; }) -
