@@ -174,8 +174,14 @@ bool has_thread_chain(const local_search_settings& settings, index_t n) {
   return n <= gpu::max_thread_chain_n || (a != A::first_choice && n <= gpu::max_global_chain_n);
 }
 
-std::uint64_t max_chains_per_launch(index_t) {
-  return std::uint64_t{1} << 24;  // scratch is per thread, not per run: the outcomes bound it
+std::uint64_t max_chains_per_launch(index_t n) {
+  // Scratch is per thread, not per run, so it no longer bounds a launch; but a stop drops the
+  // launch it reaches whole (the backend keeps no per-run record for it), and progress comes
+  // a launch at a time, so above 32 queens, where a run is long, a launch holds no more runs
+  // than a board each would fit in the scratch budget (as when the scratch was per run).
+  constexpr std::uint64_t most = std::uint64_t{1} << 24;
+  if (n <= gpu::max_thread_chain_n) return most;
+  return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
 }
 
 void launch_thread_chains(const chain_launch& request, const std::atomic<bool>* stop) {

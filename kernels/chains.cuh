@@ -44,8 +44,9 @@ NQ_HD constexpr std::uint64_t scratch_per_chain(std::uint64_t n) {
   return (bytes + 15) / 16 * 16;
 }
 
-/// Runs one launch may hold: 2^24 (their outcomes) at any n, the threads being persistent and
-/// their scratch per thread, within a budget, not per run.
+/// Runs one launch may hold: 2^24 up to 32 queens; above, as many as a board each would fit in
+/// the scratch budget, so that a stop (which drops the launch it reaches) loses little. The
+/// scratch itself is per persistent thread, not per run.
 std::uint64_t max_chains_per_launch(index_t n);
 
 /// Launches `job` on the default stream: persistent threads taking runs from a counter, or

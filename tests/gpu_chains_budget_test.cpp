@@ -1,7 +1,7 @@
 // What thread-per-run chains and the GPU batch backend pay the host (gpu::costs), held to
 // bounds that follow from their design: no per-run record crosses back unless the caller asks
-// for it, launches follow the backend's slices, not the runs, and a launch's global scratch is
-// per resident thread, not per run.
+// for it, launches follow the slices, not the runs, and a launch's global scratch is per
+// resident thread, not per run.
 
 #include <gtest/gtest.h>
 
@@ -44,9 +44,9 @@ gpu::gpu_costs stoppable_batch_costs(A a, index_t n, std::uint64_t runs, batch_t
 }
 
 // A launch of the backend brings back its distinct (solved, steps) keys and their run counts,
-// 8 bytes each, and nothing per run: 16 bytes a distinct key a launch (the default slice,
-// 2^24 runs, holds this batch in one). A record is 32 bytes a run (a stop alone once made the
-// controller keep them, the bound of hc n=8 on an H200, 2.3e7 runs/s).
+// 8 bytes each, and nothing per run: 16 bytes a distinct key a launch (this batch is one
+// launch). A record is 40 bytes a run (a stop alone once made the controller keep them, the
+// bound of hc n=8 on an H200, 2.3e7 runs/s).
 TEST_F(GpuChainsBudget, AStoppableBatchBringsBackNoRecordPerRun) {
   constexpr std::uint64_t runs = 20'000;
   batch_tally tally;
@@ -56,14 +56,24 @@ TEST_F(GpuChainsBudget, AStoppableBatchBringsBackNoRecordPerRun) {
   EXPECT_LE(spent.to_host_copies, 2u);
 }
 
-// Launches follow the backend's slices (2^24 runs by default), whatever the controller: a stop
-// alone once cut the batch into slices of 2^20 runs, each a launch, a sort and its copies.
-TEST_F(GpuChainsBudget, LaunchesDoNotGrowWithRunsWithinASlice) {
-  constexpr std::uint64_t runs = (std::uint64_t{1} << 20) + 1000;
+// A stoppable batch's slice (2^20 runs) is one launch of the backend, whatever the runs in it.
+TEST_F(GpuChainsBudget, AStoppableSliceIsOneLaunch) {
+  const std::uint64_t runs = test::device_or_host(std::uint64_t{1} << 20, std::uint64_t{5000});
   batch_tally tally;
   const gpu::gpu_costs spent = stoppable_batch_costs(A::hc, 4, runs, tally);
   EXPECT_EQ(spent.launches, 1u);
   EXPECT_LE(spent.to_host_copies, 2u);
+}
+
+// A stop drops the launch it reaches, so above 32 queens, where runs are long, a launch holds
+// no more runs than a board each would fit in 2 GiB of scratch (at 1,000 queens, 153,391).
+TEST_F(GpuChainsBudget, ALaunchAboveThirtyTwoQueensHoldsWhatAStopMayDrop) {
+  for (const index_t n : {33, 1000, 10'000}) {
+    const std::uint64_t most = cuda::max_chains_per_launch(n);
+    EXPECT_GE(most, 1u);
+    EXPECT_LE(most * cuda::scratch_per_chain(n), std::uint64_t{2} << 30) << "n=" << n;
+  }
+  EXPECT_EQ(cuda::max_chains_per_launch(32), std::uint64_t{1} << 24);
 }
 
 // Persistent threads reuse their scratch for each run they take: a launch above 32 queens
@@ -71,7 +81,8 @@ TEST_F(GpuChainsBudget, LaunchesDoNotGrowWithRunsWithinASlice) {
 // SM), however many runs it holds; it once took one board a run.
 TEST_F(GpuChainsBudget, ScratchIsPerResidentThreadNotPerRun) {
   constexpr index_t n = 40;
-  constexpr std::uint64_t runs = 8192;
+  // More runs than resident threads, on a device (2,048 an SM) and in the host execution.
+  const std::uint64_t runs = test::device_or_host(std::uint64_t{1} << 20, std::uint64_t{8192});
   local_search_settings settings;
   settings.algorithm = A::sa;
   const std::uint64_t resident = std::uint64_t{gpu::make_gpu_backend()->workers()} * 2048;
