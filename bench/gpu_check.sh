@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole check on a GPU machine, in under 9 minutes on one H100 or H200, most telling first:
-# build for sm_90; the gpu tests (four at a time, 60 s each at most); bench_gpu.py (batches on
-# the GPU and on every CPU core); bench_count.py --device gpu at n = 18 and 20; the lattice and
-# the parallel placement (bench_placement.py, 10^8 and 10^9 queens); compute-sanitizer
-# (memcheck, racecheck, synccheck) on gpu_test at the host execution's sizes; the stop and
+# build for sm_90; the gpu tests (four at a time, 60 s each at most); compute-sanitizer
+# (memcheck, racecheck, synccheck) on gpu_test at the host execution's sizes; bench_gpu.py
+# (batches on the GPU and on every CPU core); bench_count.py --device gpu at n = 18 and 20; the
+# lattice and the parallel placement (bench_placement.py, 10^8 and 10^9 queens); the stop and
 # --device all count steps; MPI where it is installed; the host-kernel tests last.
 # Each step runs under a time cap, clipped to an overall deadline (8.5 minutes); a step that
 # fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
@@ -49,7 +49,7 @@ min_step=20  # seconds: a step with less than this left before the deadline is s
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=90
 cap_stop=120 cap_devices=120 cap_mpi=60
 cap_bench_placement=90
-declare -A cap_sanitizer=([memcheck]=90 [racecheck]=60 [synccheck]=45)
+declare -A cap_sanitizer=([memcheck]=75 [racecheck]=45 [synccheck]=30)
 
 # An earlier run's files would be appended to (the drivers append JSON lines).
 for f in env.txt build.log ctest-gpu.txt sanitizer.txt bench.txt gpu.jsonl count-gpu.jsonl \
@@ -244,10 +244,36 @@ bench_note() {
   fi
 }
 
-# 4. Benchmarks, before the sanitizers: the GPU against the CPU is what a device run is for.
+# 4. compute-sanitizer, first after the gpu tests, on the host execution's sizes (NQ_TEST_SIZES=host;
+# the device sizes ran past 150 s under memcheck and racecheck on 2026-11-25): memcheck without
+# the slow statistics, OEIS, population comparison and long serial tests; racecheck and synccheck
+# on the block-collective kernels (chains, ga and beam).
+sanitizer=$cuda/bin/compute-sanitizer
+for tool in memcheck racecheck synccheck; do
+  if ! needs "$tool" sanitizer.txt "$gpu_test"; then continue; fi
+  if [[ ! -x $sanitizer ]]; then
+    summary "$tool" SKIP 0 sanitizer.txt "no $sanitizer"
+    continue
+  fi
+  filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
+  filter+=':GpuFrameCount.CountsAnySubset*:Searches/GpuPopulation.Traces*:GpuPopulationControl.*'
+  filter+=':Searches/GpuPopulationGrid.Traces*:Searches/GpuBeamGrid.Traces*'
+  if [[ $tool == memcheck ]]; then
+    filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
+    filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
+    filter+=':GpuDevices.OneTwoOrThree*'
+    filter+=':*GpuPopulationGrid*.MatchesTheCpu*:*GpuBeamGrid*.MatchesTheCpu*'
+    filter+=':*GpuBeamGrid*.LargeBoards*:GpuLattice.SameBoardAsTheCpu:GpuLattice.ATimeLimitWhile*'
+    filter+=':GpuPlacement.SameBoardAsTheCpu:GpuEdges.ScratchChainsMatchTheCpuOnLargeBoards'
+  fi
+  step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt env NQ_TEST_SIZES=host "$sanitizer" \
+    --tool "$tool" --error-exitcode 1 "$gpu_test" "$filter"
+done
+
+# 5. Benchmarks: the GPU against the CPU.
 # The drivers write their records only at the end, so the count runs one size per call: a
-# timeout at n=20 keeps the records of n=18. The placement comes last: its launches per round
-# (issue 29) took it past 40 s at 10^7 queens on an H200.
+# timeout at n=20 keeps the records of n=18. The placement comes last: at 10^9 its device and
+# host passes are estimated at 10-20 s each (docs/gpu-costs.md).
 if needs bench-gpu bench.txt "$build_dir/nqueens"; then
   if time_left; then
     timed bench-gpu "$cap_bench_gpu" "$out/bench.txt" python3 bench/bench_gpu.py \
@@ -303,32 +329,6 @@ if needs bench-placement bench.txt "$build_dir/nqueens"; then
     summary bench-placement SKIP 0 bench.txt deadline
   fi
 fi
-# 5. compute-sanitizer, after the benchmarks, on the host execution's sizes (NQ_TEST_SIZES=host;
-# the device sizes ran past 150 s under memcheck and racecheck on 2026-11-25): memcheck without
-# the slow statistics, OEIS, population comparison and long serial tests; racecheck and synccheck
-# on the block-collective kernels (chains, ga and beam).
-sanitizer=$cuda/bin/compute-sanitizer
-for tool in memcheck racecheck synccheck; do
-  if ! needs "$tool" sanitizer.txt "$gpu_test"; then continue; fi
-  if [[ ! -x $sanitizer ]]; then
-    summary "$tool" SKIP 0 sanitizer.txt "no $sanitizer"
-    continue
-  fi
-  filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
-  filter+=':GpuFrameCount.CountsAnySubset*:Searches/GpuPopulation.Traces*:GpuPopulationControl.*'
-  filter+=':Searches/GpuPopulationGrid.Traces*:Searches/GpuBeamGrid.Traces*'
-  if [[ $tool == memcheck ]]; then
-    filter='--gtest_filter=-*BatchesMatch*:GpuCount.MatchesOeis*:GpuFrameCount.MatchesOeis*'
-    filter+=':GpuFrameCount.EveryFrame*:GpuFrameCheckpoint*:*GpuPopulation.MatchesTheCpu*'
-    filter+=':GpuDevices.OneTwoOrThree*'
-    filter+=':*GpuPopulationGrid*.MatchesTheCpu*:*GpuBeamGrid*.MatchesTheCpu*'
-    filter+=':*GpuBeamGrid*.LargeBoards*:GpuLattice.SameBoardAsTheCpu:GpuLattice.ATimeLimitWhile*'
-    filter+=':GpuPlacement.SameBoardAsTheCpu:GpuEdges.ScratchChainsMatchTheCpuOnLargeBoards'
-  fi
-  step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt env NQ_TEST_SIZES=host "$sanitizer" \
-    --tool "$tool" --error-exitcode 1 "$gpu_test" "$filter"
-done
-
 # Issue 17: SIGINT 3 s into a count of n = 21 (start-up included), out within 1 s, then the
 # resume exact.
 if needs stop-resume bench.txt "$build_dir/nqueens"; then
@@ -399,7 +399,7 @@ if needs host-kernel-tests ctest-gpu.txt "$build_dir/tests/host_kernel_test"; th
     -R '^host\.' --output-on-failure -j"$(nproc)" --timeout 300 --no-tests=error
 fi
 
-# 7. A check on what the device machine will send back, and the verdict.
+# 6. A check on what the device machine will send back, and the verdict.
 files=$(find "$out" -maxdepth 1 -type f | wc -l)
 if ((files > 8)); then
   echo "gpu_check: $files files in $out; the device machine sends back 8 at most" |

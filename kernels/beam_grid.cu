@@ -1,10 +1,12 @@
 // Whole-grid beam (shape 2): one run at a time, its k states in global memory, each generation
 // a few launches in stream order: every one of the k n(n-1) successors scored by a thread of
-// the grid, then the k kept chosen by Thrust (plain: one stable sort of the keys, carrying the
-// successors' numbers; stochastic: one scan of the fitness and a binary search per draw), then
-// the k taken and recounted, a thread each. The keys and draws come from the keyed streams of
-// nqueens/population.hpp, and sorts, scans and searches do not depend on thread timing, so the
-// beam is exactly the CPU reference's. A host loop reads one summary per generation.
+// the grid, then the k kept chosen (plain: a radix select of the k-th least (key, number), the
+// k up to it taken and sorted, grid_select.cuh; stochastic: Thrust's scan of the fitness and a
+// binary search per draw), then the k taken and recounted, a thread each. The keys and draws
+// come from the keyed streams of nqueens/population.hpp, and selections, sorts, scans and
+// searches do not depend on thread timing, so the beam is exactly the CPU reference's. One
+// thread ends each generation on the device (grid_control.cuh); the host queues generations in
+// batches and reads nothing between them; Thrust's temporaries are cached for the run.
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
@@ -16,6 +18,8 @@
 
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
+#include "kernels/grid_control.cuh"
+#include "kernels/grid_select.cuh"
 #include "kernels/population.cuh"
 #include "kernels/thrust_policy.cuh"
 #include "nqueens/population.hpp"
@@ -45,10 +49,13 @@ struct beam_run {
   count_t* lines[2];       // width * (5n - 2) each
   std::uint32_t* cost[2];  // width each
   std::uint64_t* keys;     // per successor: its key (plain), its fitness's running sum (stochastic)
-  std::uint64_t* numbers;  // per successor (plain): its number, sorted along with its key
-  std::uint64_t* targets;  // width (stochastic): the draws' targets
-  std::uint64_t* chosen;   // width: the successors kept, in order (plain: the sorted numbers)
+  std::uint64_t* kept_keys;  // width (plain): the keys of the successors kept, sorted
+  std::uint64_t* targets;    // width (stochastic): the draws' targets
+  std::uint64_t* chosen;     // width: the successors kept, in order
   beam_summary* summary;
+  control_view c;
+
+  NQ_HD bool done() const { return c.done(); }
 
   NQ_HD climber_view<count_t> view(unsigned which, std::uint64_t state) const {
     count_t* at = lines[which] + state * beam_lines(n);
@@ -67,14 +74,38 @@ NQ_HD inline void summarise_state(const beam_run& r, std::uint64_t s, index_t co
   atomic_add(&r.summary->fitness_sum, static_cast<std::uint64_t>(fitness_of(r.n, cost)));
 }
 
-/// Clears the summary before a beam is made.
-struct beam_reset {
+/// One thread, before the start: the run's clock, and the summary cleared for the first beam.
+struct beam_begin {
   beam_run r;
   NQ_HD void operator()(const thread_id& id) const {
     if (id.global() != 0) return;
+    r.c.start();
     r.summary->least_key = ~std::uint64_t{0};
     r.summary->fitness_sum = 0;
   }
+};
+
+/// One thread, within a generation: a stop or the time limit drops it (grid_control.cuh);
+/// before the states are taken (`reset`), the summary is cleared for the beam they make.
+struct beam_cut {
+  beam_run r;
+  bool reset;
+  NQ_HD void operator()(const thread_id& id) const {
+    if (r.done() || id.global() != 0) return;
+    r.c.cut();
+    if (!reset || r.done()) return;
+    r.summary->least_key = ~std::uint64_t{0};
+    r.summary->fitness_sum = 0;
+  }
+};
+
+/// The successors as grid_select.cuh's elements: numbered in order, keyed by beam_score.
+struct beam_elements {
+  beam_run r;
+  NQ_HD std::uint64_t count() const { return r.successors; }
+  NQ_HD std::uint64_t key(std::uint64_t x) const { return r.keys[x]; }
+  NQ_HD std::uint64_t number(std::uint64_t x) const { return x; }
+  NQ_HD bool done() const { return r.done(); }
 };
 
 /// Generation 0: state s a random board from stream (run, 0, s).
@@ -91,13 +122,14 @@ struct beam_start {
 };
 
 /// Successor x = s n(n-1) + j of the present beam, a thread each: its key, the tie-break being
-/// word j of stream (run, g, s), and its number (plain); or its fitness (stochastic).
+/// word j of stream (run, g, s) (plain); or its fitness (stochastic).
 struct beam_score {
   beam_run r;
   unsigned current;
   std::uint64_t generation;
   bool stochastic;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     beam_stride(id, r.successors, [&](std::uint64_t x) {
       const std::uint64_t s = x / r.per_state, j = x % r.per_state;
       const index_t cost = beam::successor_cost(r.view(current, s), r.cost[current][s], j);
@@ -107,7 +139,6 @@ struct beam_score {
       }
       const philox_stream ties = population_stream(r.seed, r.run, generation, s);
       r.keys[x] = beam::successor_key(cost, ties.word(j));
-      r.numbers[x] = x;
     });
   }
 };
@@ -117,6 +148,7 @@ struct beam_targets {
   beam_run r;
   std::uint64_t generation;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     const std::uint64_t total = r.keys[r.successors - 1];
     beam_stride(id, r.width, [&](std::uint64_t i) {
       philox_stream rng = population_stream(r.seed, r.run, generation, i);
@@ -130,6 +162,7 @@ struct beam_take {
   beam_run r;
   unsigned current;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     beam_stride(id, r.width, [&](std::uint64_t i) {
       // Past the end only when no successor has fitness: the last, as on the CPU.
       const std::uint64_t x = r.chosen[i] < r.successors ? r.chosen[i] : r.successors - 1;
@@ -141,32 +174,39 @@ struct beam_take {
   }
 };
 
-/// The history's row of a generation, and at the end the first best board.
-struct beam_record {
+/// One thread, once a beam is made: the generation's end (grid_control.cuh).
+struct beam_check {
   beam_run r;
-  unsigned current;
+  bool made;                    // a new generation (not the start)
   generation_summary* history;  // or null
-  std::uint64_t step;
+  NQ_HD void operator()(const thread_id& id) const {
+    if (r.done() || id.global() != 0) return;
+    r.c.end_generation(made, r.summary->least_key, r.summary->fitness_sum, history);
+  }
+};
+
+/// At the end: the outcome and the first best state of the last beam made.
+struct beam_finish {
+  beam_run r;
+  chain_outcome* outcome;
   row_t* board;  // or null
   NQ_HD void operator()(const thread_id& id) const {
-    const std::uint64_t best = r.summary->least_key;
-    if (history && id.global() == 0) history[step] = {best >> 32, r.summary->fitness_sum};
+    const std::uint64_t least = r.summary->least_key;
+    if (id.global() == 0) {
+      chain_outcome out;
+      out.solved = least >> 32 == 0;
+      out.cost = least >> 32;
+      out.steps = r.c.control->steps;
+      out.stopped = r.c.control->stopped != 0;
+      *outcome = out;
+    }
     if (!board) return;
-    const row_t* from = r.queen_row[current] + (best & 0xFFFFFFFFu) * r.n;
+    const row_t* from = r.queen_row[r.c.control->steps & 1] + (least & 0xFFFFFFFFu) * r.n;
     beam_stride(id, r.n, [&](std::uint64_t col) { board[col] = from[col]; });
   }
 };
 
 unsigned beam_blocks(std::uint64_t work) { return grid_size(work, beam_threads); }
-
-/// Runs a Thrust step (thrust_step), or, without running it, returns false when `cut` says the
-/// generation stops there: the stop is read where the host waits for the device anyway.
-template <class Call, class Cut>
-bool cut_or_step(const char* what, Call call, Cut cut) {
-  if (cut()) return false;
-  thrust_step(what, call);
-  return true;
-}
 
 /// The memory of one whole-grid beam run, owned for its length.
 struct beam_buffers {
@@ -178,14 +218,18 @@ struct beam_buffers {
         cost0(width),
         cost1(width),
         keys(successors),
-        numbers(stochastic ? 0 : successors),
+        kept_keys(stochastic ? 0 : width),
         targets(stochastic ? width : 0),
-        chosen(stochastic ? width : 0),
+        chosen(width),
+        select(stochastic ? 0 : 1),
+        control(1),
         summary(1) {}
   device_buffer<row_t> queen_row0, queen_row1;
   device_buffer<count_t> lines0, lines1;
   device_buffer<std::uint32_t> cost0, cost1;
-  device_buffer<std::uint64_t> keys, numbers, targets, chosen;
+  device_buffer<std::uint64_t> keys, kept_keys, targets, chosen;
+  device_buffer<select_state> select;
+  device_buffer<run_control> control;
   device_buffer<beam_summary> summary;
 };
 
@@ -201,6 +245,8 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
   const std::uint64_t per_state = beam::successors_per_state(n);
   const std::uint64_t successors = std::uint64_t{b.width} * per_state;
   beam_buffers memory(n, b.width, successors, b.stochastic);
+  generation_driver driver(stop);
+  thrust_cache cache;
   const beam_run r{n,
                    b.width,
                    per_state,
@@ -211,80 +257,55 @@ void run_whole_grid_beam(const population_launch& launch, std::uint64_t slot,
                    {memory.lines0.data(), memory.lines1.data()},
                    {memory.cost0.data(), memory.cost1.data()},
                    memory.keys.data(),
-                   memory.numbers.data(),
+                   memory.kept_keys.data(),
                    memory.targets.data(),
-                   b.stochastic ? memory.chosen.data() : memory.numbers.data(),
-                   memory.summary.data()};
-  const std::uint64_t start_ns = job.time_limit_ns ? clock_ns() : 0;
-  unsigned current = 0;
-  std::uint64_t steps = 0;
-  beam_summary seen{};
-  bool stopped = false;
-  const auto must_stop = [&] {
-    return stopped = (stop && stop->load(std::memory_order_relaxed)) ||
-                     (job.time_limit_ns != 0 && clock_ns() - start_ns >= job.time_limit_ns);
-  };
-  // The beam `current` has been made and summarised: its history row, then the stop checks,
-  // every generation as the CPU's observer makes them.
-  const auto summarise = [&] {
-    if (launch.history)
-      launch_threads("beam_record", 1, 1, beam_record{r, current, launch.history, steps, nullptr});
-    copy_to_host(&seen, r.summary, 1);
-    must_stop();
-  };
-  launch_threads("beam_reset", 1, 1, beam_reset{r});
+                   memory.chosen.data(),
+                   memory.summary.data(),
+                   {memory.control.data(), driver.stop_flag(), driver.done_flag(), job.max_steps,
+                    job.time_limit_ns}};
+  // A key is a cost (at most n(n-1)/2 attacking pairs) above a 32-bit tie-break.
+  const unsigned key_bits = 32 + bits_below(std::uint64_t{n} * (n - 1) / 2 + 1);
+  const unsigned number_bits = bits_below(successors);
+  fill_bytes(memory.control.data(), 0, 1);
+  if (!b.stochastic)
+    launch_threads("select_clear", 1, select_threads, select_clear{memory.select.data()});
+  launch_threads("beam_begin", 1, 1, beam_begin{r});
   launch_threads("beam_start", beam_blocks(b.width), beam_threads, beam_start{r});
-  summarise();
-  const auto best = [&] { return seen.least_key >> 32; };
-  while (best() != 0 && !stopped && (job.max_steps == 0 || steps < job.max_steps)) {
-    const std::uint64_t generation = steps + 1;
-    launch_threads("beam_score", beam_blocks(successors), beam_threads,
-                   beam_score{r, current, generation, b.stochastic});
-    // A stop is read wherever the host waits anyway (before each Thrust step, and once the
-    // successors are ranked): one then drops the generation before its states are taken, as
-    // the CPU does, so a wide beam's generation is cut short.
-    bool ranked = false;
-    if (b.stochastic) {
-      ranked = cut_or_step(
-          "summing the successors' fitness",
-          [&] { thrust::inclusive_scan(on_device(), r.keys, r.keys + successors, r.keys); },
-          must_stop);
-      if (ranked) {
-        launch_threads("beam_targets", beam_blocks(b.width), beam_threads,
-                       beam_targets{r, generation});
-        ranked = cut_or_step(
-            "drawing successors",
-            [&] {
-              thrust::upper_bound(on_device(), r.keys, r.keys + successors, r.targets,
-                                  r.targets + b.width, r.chosen);
-            },
-            must_stop);
-      }
-    } else {
-      // A stable sort of keys whose numbers start in order: (key, number) order, the CPU's.
-      ranked = cut_or_step(
-          "sorting the successors",
-          [&] {
-            thrust::stable_sort_by_key(on_device(), r.keys, r.keys + successors, r.numbers);
-          },
-          must_stop);
-    }
-    if (!ranked || must_stop()) break;
-    launch_threads("beam_reset", 1, 1, beam_reset{r});
-    launch_threads("beam_take", beam_blocks(b.width), beam_threads, beam_take{r, current});
-    current ^= 1;
-    ++steps;
-    summarise();
-  }
-  chain_outcome out;
-  out.solved = best() == 0;
-  out.cost = best();
-  out.steps = steps;
-  out.stopped = stopped;
-  copy_to_device(job.outcomes + slot, &out, 1);
-  if (job.boards)
-    launch_threads("beam_record", beam_blocks(n), beam_threads,
-                   beam_record{r, current, nullptr, steps, job.boards + slot * n});
+  launch_threads("beam_check", 1, 1, beam_check{r, false, launch.history});
+  // A stop or the time limit is read on the device before the successors are ranked and once
+  // they are: one then drops the generation before its states are taken, as the CPU does.
+  driver.run(
+      batch_generations(successors), job.max_steps,
+      [&](std::uint64_t generation, unsigned current) {
+        launch_threads("beam_score", beam_blocks(successors), beam_threads,
+                       beam_score{r, current, generation, b.stochastic});
+        launch_threads("beam_cut", 1, 1, beam_cut{r, false});
+        if (b.stochastic) {
+          thrust_step("summing the successors' fitness", [&] {
+            thrust::inclusive_scan(in_stream(cache), r.keys, r.keys + successors, r.keys);
+          });
+          launch_threads("beam_targets", beam_blocks(b.width), beam_threads,
+                         beam_targets{r, generation});
+          thrust_step("drawing successors", [&] {
+            thrust::upper_bound(in_stream(cache), r.keys, r.keys + successors, r.targets,
+                                r.targets + b.width, r.chosen);
+          });
+        } else {
+          select_least(beam_elements{r}, memory.select.data(), b.width, key_bits, number_bits,
+                       r.kept_keys, r.chosen);
+          // (key, number) order, the CPU's: by number, then stably by key.
+          thrust_step("sorting the successors kept", [&] {
+            thrust::sort_by_key(in_stream(cache), r.chosen, r.chosen + b.width, r.kept_keys);
+            thrust::stable_sort_by_key(in_stream(cache), r.kept_keys, r.kept_keys + b.width,
+                                       r.chosen);
+          });
+        }
+        launch_threads("beam_cut", 1, 1, beam_cut{r, true});
+        launch_threads("beam_take", beam_blocks(b.width), beam_threads, beam_take{r, current});
+        launch_threads("beam_check", 1, 1, beam_check{r, true, launch.history});
+      });
+  launch_threads("beam_finish", beam_blocks(n), beam_threads,
+                 beam_finish{r, job.outcomes + slot, job.boards ? job.boards + slot * n : nullptr});
   synchronize();  // before the run's memory is freed
 }
 

@@ -60,6 +60,34 @@ NQ_HD T load_relaxed(const T* at) {
   return device_atomic<T>(*const_cast<T*>(at)).load(order::memory_order_relaxed);
 }
 
+#if defined(__SANITIZE_THREAD__)
+#define NQ_FENCELESS_HOST 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NQ_FENCELESS_HOST 1
+#endif
+#endif
+
+/// Orders a thread's writes to global memory before its block's later arrival (arrive_last).
+/// Under ThreadSanitizer (host execution only) there is no fence: TSan does not model fences
+/// and GCC refuses them there; the block's barrier and the acq_rel arrival already order the
+/// block's writes before the last block's reads in TSan's model.
+NQ_HD inline void fence_device() {
+#if defined(NQ_FENCELESS_HOST) && !defined(__CUDA_ARCH__)
+#elif NQ_HAVE_LIBCUDACXX
+  ::cuda::atomic_thread_fence(order::memory_order_release, ::cuda::thread_scope_device);
+#else
+  std::atomic_thread_fence(std::memory_order_release);
+#endif
+}
+
+/// One thread of a block, once every thread of it has fenced its writes (fence_device) and met
+/// at a barrier: counts the block through; true for the last of `blocks`, which then sees what
+/// every block wrote (the threadFenceReduction pattern).
+NQ_HD inline bool arrive_last(unsigned* arrived, unsigned blocks) {
+  return device_atomic<unsigned>(*arrived).fetch_add(1u, order::memory_order_acq_rel) + 1 == blocks;
+}
+
 /// A flag in mapped memory, read on either side while a kernel runs: what was written before
 /// the flag was raised is visible once it reads non-zero (a done flag, then its tally).
 NQ_HD inline unsigned read_flag(const unsigned* flag) {

@@ -50,7 +50,8 @@ bool set_host_device_memory(std::uint64_t bytes);
 struct gpu_costs {
   std::uint64_t launches = 0;  ///< kernel launches
   /// Blocking waits: synchronize, copies to and from pageable memory, event timings, and each
-  /// Thrust call (thrust::device waits for the device at the end of every algorithm).
+  /// blocking Thrust call (thrust::device waits for the device at the end of every algorithm;
+  /// a call in stream order, par_nosync, does not).
   std::uint64_t syncs = 0;
   std::uint64_t to_host_copies = 0;  ///< device-to-host copies
   /// Bytes those copies brought back (not Thrust's own results, a few bytes a reduction).
@@ -156,11 +157,22 @@ struct backend_options {
 /// without a usable device.
 std::unique_ptr<batch_backend> make_gpu_backend(const backend_options& options = {});
 
-/// @brief The parallel placement (placement.hpp) on the GPU, one thread per block of columns:
-/// the same board as solve_placement on the CPU for the same (seed, n), any thread count.
-/// settings.threads is ignored. Limits are checked every 32 rounds. Throws cuda_error when the
-/// GPU fails or lacks memory.
-solve_result solve_placement(index_t n, const placement_settings& settings);
+/// @brief Where gpu::solve_placement plays its passes.
+struct placement_split {
+  /// Passes of at most this many blocks of columns run on the host, as the insertion always
+  /// does: one CPU core plays a round of so few claims faster than one GPU block (an estimate,
+  /// docs/gpu-costs.md). 0 runs every pass on the device.
+  index_t host_blocks = 8;
+};
+
+/// @brief The parallel placement (placement.hpp) on the GPU, each pass in one launch of one
+/// block, the last passes (`split`) and the insertion on the host: the same board, steps and
+/// restarts as solve_placement on the CPU for the same (seed, n), any thread count.
+/// settings.threads is ignored. The step limit stops a run where the CPU's does; the stop flag
+/// and the time limit are read every 32 rounds on the device. Throws cuda_error when the GPU
+/// fails or lacks memory.
+solve_result solve_placement(index_t n, const placement_settings& settings,
+                             const placement_split& split = {});
 
 /// @brief Bytes of device memory free now (in the host execution, what set_host_device_memory
 /// leaves, or the host's available memory). Throws cuda_error when the GPU fails.

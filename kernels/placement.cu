@@ -1,98 +1,31 @@
-// The parallel placement on the GPU: the NQ_HD claim and resolve steps of placement.hpp, one
-// block of columns per thread, a launch per phase. The board stays on the device until the end.
-
-#include <thrust/execution_policy.h>
-#include <thrust/sort.h>
+// The parallel placement on the GPU: the NQ_HD start, claim and resolve steps of placement.hpp.
+// A pass runs all its rounds in one launch of one block, each thread playing every
+// pass_threads-th block of columns between the block's barriers, so that the host pays a launch
+// and a few copies a pass, not a launch a phase of every round (issue 29). The passes of a few
+// blocks and the insertion run on the host, the board handed over once: a round of a few claims
+// is a chain of dependent loads, several times shorter on one CPU core than on one SM (estimate,
+// docs/gpu-costs.md). Both sides call the same steps in the CPU's order: the same board.
 
 #include <algorithm>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "core/stopwatch.hpp"
-#include "kernels/device_ops.cuh"
-#include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
+#include "kernels/placement_pass.cuh"
 #include "kernels/runtime.cuh"
-#include "kernels/thrust_policy.cuh"
 #include "nqueens/construction.hpp"
 #include "nqueens/placement.hpp"
 
 namespace nq::cuda {
 namespace {
 
-constexpr unsigned block_threads = 128;
-constexpr unsigned rounds_per_check = 32;             // rounds launched between host checks
+constexpr unsigned init_threads = 128;
+constexpr unsigned wide_pass_threads = 1024;  // passes of more blocks than a narrow launch has
+constexpr unsigned narrow_pass_threads = 64;
 constexpr std::uint64_t max_insert_tries = 1u << 16;  // as on the CPU
 
-struct init_board {
-  row_t* queen_row;
-  std::uint64_t* diag;
-  std::uint64_t* anti_diag;
-  index_t n, segments, words;
-  NQ_HD void operator()(thread_id id) const {
-    for (index_t col = id.global(); col < n; col += id.grid_threads())
-      queen_row[col] = placement_initial_row(n, segments, col);
-    for (index_t w = id.global(); w < words; w += id.grid_threads()) diag[w] = anti_diag[w] = 0;
-  }
-};
-
-struct start_blocks {
-  placement_view v;
-  std::uint64_t seed, restart;
-  unsigned pass;
-  unsigned long long* done;
-  NQ_HD void operator()(thread_id id) const {
-    for (index_t j = id.global(); j < v.blocks; j += id.grid_threads())
-      if (placement_start(v, j, seed, restart, pass)) atomic_add(done, 1ull);
-  }
-};
-
-/// Counts a round while some block has work: the steps, equal to the CPU's.
-struct count_round {
-  const unsigned long long* done;
-  unsigned long long* rounds;
-  index_t blocks;
-  NQ_HD void operator()(thread_id) const {
-    if (*done < blocks) ++*rounds;
-  }
-};
-
-struct claim_blocks {
-  placement_view v;
-  unsigned long long* done;
-  NQ_HD void operator()(thread_id id) const {
-    for (index_t j = id.global(); j < v.blocks; j += id.grid_threads())
-      if (placement_claim(v, j)) atomic_add(done, 1ull);
-  }
-};
-
-struct resolve_blocks {
-  placement_view v;
-  unsigned long long* done;
-  NQ_HD void operator()(thread_id id) const {
-    for (index_t j = id.global(); j < v.blocks; j += id.grid_threads())
-      if (placement_resolve(v, j)) atomic_add(done, 1ull);
-  }
-};
-
-/// The insertion of the deferred columns, on one thread: status 1 when all were inserted;
-/// `inserted` counts those that were.
-struct insert_deferred {
-  placement_view v;
-  index_t count;
-  std::uint64_t seed, restart, max_tries;
-  unsigned long long* tries;
-  unsigned long long* inserted;
-  unsigned* status;
-  NQ_HD void operator()(thread_id) const {
-    philox_stream rng = placement_stream(seed, restart, 255, 0);
-    std::uint64_t used = 0;
-    index_t i = 0;
-    while (i < count && placement_insert(v, v.deferred, count, i, rng, max_tries, used)) ++i;
-    *tries = used;
-    *inserted = i;
-    *status = i == count ? 1u : 0u;
-  }
-};
+using namespace placement_kernels;
 
 /// The device arrays of one run.
 struct placement_device {
@@ -101,8 +34,7 @@ struct placement_device {
   device_buffer<philox_stream> rng;
   device_buffer<std::uint8_t> claimed;
   device_buffer<std::uint32_t> deferred;
-  device_buffer<unsigned long long> counters;  // deferred, done, rounds, tries, inserted
-  device_buffer<unsigned> status;
+  device_buffer<unsigned long long> counter;
 
   placement_device(index_t n, index_t segments)
       : queen_row(n),
@@ -116,28 +48,239 @@ struct placement_device {
         rng(segments),
         claimed(segments),
         deferred(placement_deferred_capacity(n)),
-        counters(5),
-        status(1) {}
+        counter(counters) {}
+};
 
-  placement_view view(index_t n, index_t segments, index_t group) {
-    return {queen_row.data(),
-            diag.data(),
-            anti_diag.data(),
-            seg_next.data(),
-            seg_prefix.data(),
-            cur.data(),
-            quota.data(),
-            candidate.data(),
-            rng.data(),
-            claimed.data(),
-            deferred.data(),
-            counters.data(),
-            deferred.size(),
-            n,
-            segments,
-            group,
-            (segments + group - 1) / group};
+/// The host's arrays, where the last passes and the insertion run (the board: the result's).
+struct placement_host {
+  std::vector<std::uint64_t> diag, anti_diag, seg_next, seg_prefix, cur, quota, candidate;
+  std::vector<std::uint32_t> deferred;
+  std::vector<philox_stream> rng;
+  std::vector<std::uint8_t> claimed;
+  unsigned long long deferred_count = 0;
+
+  placement_host(index_t n, index_t segments)
+      : seg_next(segments),
+        seg_prefix(segments + 1),
+        cur(segments),
+        quota(segments),
+        candidate(segments * placement_candidates),
+        deferred(placement_deferred_capacity(n)),
+        rng(segments, philox_stream(0, 0)),
+        claimed(segments) {
+    nq::detail::resize_on_huge_pages(diag, placement_line_words(n));
+    nq::detail::resize_on_huge_pages(anti_diag, placement_line_words(n));
   }
+};
+
+/// One run: the passes of many blocks on the device, then the rest on the host, restarting
+/// until solved or stopped, as solve_placement does on the CPU (placement.cpp).
+class gpu_placement_run {
+ public:
+  gpu_placement_run(index_t n, const placement_settings& s, const gpu::placement_split& split)
+      : n_(n),
+        segments_(placement_segments(n)),
+        settings_(s),
+        split_(split),
+        clock_(),
+        device_(n, segments_),
+        host_(n, segments_),
+        stop_flag_(1) {
+    nq::detail::resize_on_huge_pages(result_.queen_row, n);
+  }
+
+  solve_result run() {
+    for (;; ++result_.restarts) {
+      if (attempt() || stopped_) break;
+    }
+    result_.solved = !stopped_;
+    result_.seconds = clock_.seconds();
+    return std::move(result_);
+  }
+
+ private:
+  bool limit_reached() {
+    const auto& lim = settings_.limits;
+    if ((lim.max_steps && result_.steps >= lim.max_steps) ||
+        (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
+        (lim.stop && lim.stop->load(std::memory_order_relaxed)))
+      stopped_ = true;
+    return stopped_;
+  }
+
+  /// One try from a fresh board: true when solved.
+  bool attempt() {
+    const index_t words = placement_line_words(n_);
+    launch_threads("placement_init", grid_size(std::max(n_, words), init_threads), init_threads,
+                   init_board{device_.queen_row.data(), device_.diag.data(),
+                              device_.anti_diag.data(), n_, segments_, words});
+    for (index_t k = 0; k < segments_; ++k)
+      host_.seg_next[k] = placement_segment_begin(n_, segments_, k);
+    copy_to_device(device_.seg_next.data(), host_.seg_next.data(), segments_);
+    fill_bytes(device_.counter.data(), 0, counters);
+    host_.deferred_count = 0;
+    unsigned pass = 0;
+    bool passes_left = true;
+    for (; passes_left; ++pass) {
+      const index_t group = index_t{1} << pass;
+      const placement_view v = device_view(group);
+      if (v.blocks <= split_.host_blocks) break;
+      if (!device_pass(v, pass)) {
+        copy_to_host(host_.seg_next.data(), device_.seg_next.data(), segments_);
+        copy_to_host(result_.queen_row.data(), device_.queen_row.data(), n_);
+        result_.unplaced = unplaced();
+        return false;
+      }
+      if (host_.deferred_count > host_.deferred.size()) return false;
+      passes_left = group < segments_;
+    }
+    hand_over();
+    for (; passes_left; ++pass) {
+      const index_t group = index_t{1} << pass;
+      if (!host_pass(host_view(group), pass)) {
+        result_.unplaced = unplaced();
+        return false;
+      }
+      if (host_.deferred_count > host_.deferred.size()) return false;
+      passes_left = group < segments_;
+    }
+    const auto count = static_cast<index_t>(host_.deferred_count);
+    std::sort(host_.deferred.begin(), host_.deferred.begin() + count);
+    return insert(count);
+  }
+
+  /// The open columns before each segment, from host_.seg_next.
+  void count_open() {
+    index_t open = 0;
+    for (index_t k = 0; k < segments_; ++k) {
+      host_.seg_prefix[k] = open;
+      open += placement_segment_begin(n_, segments_, k + 1) - host_.seg_next[k];
+    }
+    host_.seg_prefix[segments_] = open;
+  }
+
+  /// One pass in one launch; false when a limit stopped it.
+  bool device_pass(const placement_view& v, unsigned pass) {
+    copy_to_host(host_.seg_next.data(), device_.seg_next.data(), segments_);
+    count_open();
+    copy_to_device(device_.seg_prefix.data(), host_.seg_prefix.data(), segments_ + 1);
+    const auto& lim = settings_.limits;
+    // A time limit already past still stops the pass at its first check.
+    const std::uint64_t time_left_ns =
+        lim.time_limit > 0 ? std::max<std::uint64_t>(1, limit_ns(lim.time_limit - clock_.seconds()))
+                           : 0;
+    const run_pass body{v,
+                        settings_.seed,
+                        result_.restarts,
+                        pass,
+                        result_.steps,
+                        lim.max_steps,
+                        time_left_ns,
+                        lim.stop ? stop_flag_.device() : nullptr,
+                        device_.counter.data()};
+    if (v.blocks > narrow_pass_threads)
+      launch_blocks<wide_pass_threads>("placement_pass", 1, 0, body);
+    else
+      launch_blocks<narrow_pass_threads>("placement_pass", 1, 0, body);
+    wait_raising(lim.stop, stop_flag_.host());
+    unsigned long long counter[counters];
+    copy_to_host(counter, device_.counter.data(), counters);
+    host_.deferred_count = counter[deferred_counter];
+    result_.steps += counter[rounds_counter];
+    if (counter[stopped_counter]) stopped_ = true;
+    return !stopped_;
+  }
+
+  /// The board, its lines, the segments and the deferred columns, from the device.
+  void hand_over() {
+    const index_t words = placement_line_words(n_);
+    copy_to_host(result_.queen_row.data(), device_.queen_row.data(), n_);
+    copy_to_host(host_.diag.data(), device_.diag.data(), words);
+    copy_to_host(host_.anti_diag.data(), device_.anti_diag.data(), words);
+    copy_to_host(host_.seg_next.data(), device_.seg_next.data(), segments_);
+    copy_to_host(host_.deferred.data(), device_.deferred.data(), host_.deferred_count);
+  }
+
+  /// One pass on the host, as the CPU plays it on one thread; false when a limit stopped it.
+  bool host_pass(const placement_view& v, unsigned pass) {
+    count_open();
+    index_t done = 0;
+    for (index_t j = 0; j < v.blocks; ++j)
+      done += placement_start(v, j, settings_.seed, result_.restarts, pass);
+    while (done < v.blocks) {
+      for (index_t j = 0; j < v.blocks; ++j) done += placement_claim(v, j);
+      for (index_t j = 0; j < v.blocks; ++j) done += placement_resolve(v, j);
+      ++result_.steps;
+      if (done == v.blocks) break;
+      if (limit_reached()) return false;
+    }
+    return true;
+  }
+
+  /// Queens a stopped run left off free lines: the open columns and the deferred ones.
+  index_t unplaced() const {
+    index_t open = std::min<index_t>(host_.deferred_count, host_.deferred.size());
+    for (index_t k = 0; k < segments_; ++k)
+      open += placement_segment_begin(n_, segments_, k + 1) - host_.seg_next[k];
+    return open;
+  }
+
+  /// Inserts the deferred queens one by one, as the CPU does; false when one cannot be (the run
+  /// restarts) or a limit stopped the run.
+  bool insert(index_t count) {
+    philox_stream rng = placement_stream(settings_.seed, result_.restarts, 255, 0);
+    const placement_view v = host_view(1);
+    for (index_t i = 0; i < count; ++i) {
+      std::uint64_t tries = 0;
+      const bool placed = placement_insert(v, host_.deferred.data(), count, i, rng,
+                                           std::min(max_insert_tries, 64 + 16 * n_), tries);
+      result_.steps += tries;
+      if (!placed) return false;
+      if (i + 1 < count && limit_reached()) {
+        result_.unplaced = count - i - 1;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  placement_view device_view(index_t group) {
+    return view_of(device_, device_.queen_row.data(), device_.counter.data(), group);
+  }
+  placement_view host_view(index_t group) {
+    return view_of(host_, result_.queen_row.data(), &host_.deferred_count, group);
+  }
+  template <class Arrays>
+  placement_view view_of(Arrays& a, row_t* queen_row, unsigned long long* deferred_count,
+                         index_t group) {
+    return {queen_row,
+            a.diag.data(),
+            a.anti_diag.data(),
+            a.seg_next.data(),
+            a.seg_prefix.data(),
+            a.cur.data(),
+            a.quota.data(),
+            a.candidate.data(),
+            a.rng.data(),
+            a.claimed.data(),
+            a.deferred.data(),
+            deferred_count,
+            a.deferred.size(),
+            n_,
+            segments_,
+            group,
+            (segments_ + group - 1) / group};
+  }
+
+  index_t n_, segments_;
+  const placement_settings& settings_;
+  gpu::placement_split split_;
+  nq::detail::stopwatch clock_;  // before the allocations, which the time limit counts
+  placement_device device_;
+  placement_host host_;
+  mapped_buffer<unsigned> stop_flag_;
+  bool stopped_ = false;
+  solve_result result_;
 };
 
 }  // namespace
@@ -145,108 +288,10 @@ struct placement_device {
 
 namespace nq::gpu {
 
-solve_result solve_placement(index_t n, const placement_settings& settings) {
-  using namespace nq::cuda;
-  solve_result result;
-  if (!solution_exists(n)) return result;
-  const nq::detail::stopwatch clock;
-  const index_t segments = placement_segments(n), words = placement_line_words(n);
-  placement_device d(n, segments);
-  unsigned long long* deferred_count = d.counters.data();
-  unsigned long long* done = deferred_count + 1;
-  unsigned long long* rounds = deferred_count + 2;
-  unsigned long long* tries = deferred_count + 3;
-  unsigned long long* inserted = deferred_count + 4;
-  const auto& lim = settings.limits;
-  bool stopped = false;
-  std::vector<index_t> seg_next(segments), seg_prefix(segments + 1);
-  std::uint64_t steps_before = 0;  // steps of earlier passes and restarts
-  const auto limit_reached = [&](std::uint64_t steps) {
-    stopped = (lim.max_steps && steps >= lim.max_steps) ||
-              (lim.time_limit > 0 && clock.seconds() >= lim.time_limit) ||
-              (lim.stop && lim.stop->load(std::memory_order_relaxed));
-    return stopped;
-  };
-  for (;; ++result.restarts) {
-    launch_threads(
-        "placement_init", grid_size(std::max(n, words), block_threads), block_threads,
-        init_board{d.queen_row.data(), d.diag.data(), d.anti_diag.data(), n, segments, words});
-    for (index_t k = 0; k < segments; ++k) seg_next[k] = placement_segment_begin(n, segments, k);
-    copy_to_device(d.seg_next.data(), seg_next.data(), segments);
-    fill_bytes(deferred_count, 0, 1);
-    bool placed = true;
-    for (unsigned pass = 0; placed; ++pass) {
-      const index_t group = index_t{1} << pass;
-      const placement_view v = d.view(n, segments, group);
-      copy_to_host(seg_next.data(), d.seg_next.data(), segments);
-      index_t open = 0;
-      for (index_t k = 0; k < segments; ++k) {
-        seg_prefix[k] = open;
-        open += placement_segment_begin(n, segments, k + 1) - seg_next[k];
-      }
-      seg_prefix[segments] = open;
-      copy_to_device(d.seg_prefix.data(), seg_prefix.data(), segments + 1);
-      fill_bytes(done, 0, 2);  // done and rounds
-      const unsigned grid = grid_size(v.blocks, block_threads);
-      launch_threads("placement_start", grid, block_threads,
-                     start_blocks{v, settings.seed, result.restarts, pass, done});
-      unsigned long long host[3];  // deferred, done, rounds
-      for (;;) {
-        for (unsigned r = 0; r < rounds_per_check; ++r) {
-          launch_threads("placement_round", 1, 1, count_round{done, rounds, v.blocks});
-          launch_threads("placement_claim", grid, block_threads, claim_blocks{v, done});
-          launch_threads("placement_resolve", grid, block_threads, resolve_blocks{v, done});
-        }
-        copy_to_host(host, d.counters.data(), 3);
-        if (host[1] == v.blocks) {
-          steps_before += host[2];
-          break;
-        }
-        if (limit_reached(steps_before + host[2])) {
-          // The rounds launched past the limit are the device's; the steps say what ran.
-          steps_before += host[2];
-          break;
-        }
-      }
-      if (stopped) break;
-      // An overflowed list restarts at once, as on the CPU: the same steps and time.
-      if (host[0] > d.deferred.size()) break;
-      if (group >= segments) break;
-    }
-    unsigned long long count = 0;
-    copy_to_host(&count, deferred_count, 1);
-    if (stopped) {
-      copy_to_host(seg_next.data(), d.seg_next.data(), segments);
-      result.unplaced = std::min<index_t>(count, d.deferred.size());
-      for (index_t k = 0; k < segments; ++k)
-        result.unplaced += placement_segment_begin(n, segments, k + 1) - seg_next[k];
-      break;
-    }
-    if (count > d.deferred.size()) continue;
-    thrust_step("sorting the deferred columns",
-                [&] { thrust::sort(on_device(), d.deferred.data(), d.deferred.data() + count); });
-    launch_threads(
-        "placement_insert", 1, 1,
-        insert_deferred{d.view(n, segments, 1), count, settings.seed, result.restarts,
-                        std::min(max_insert_tries, 64 + 16 * n), tries, inserted, d.status.data()});
-    unsigned ok = 0;
-    unsigned long long used = 0, done_count = 0;
-    copy_to_host(&ok, d.status.data(), 1);
-    copy_to_host(&used, tries, 1);
-    copy_to_host(&done_count, inserted, 1);
-    steps_before += used;
-    if (ok) break;
-    if (limit_reached(steps_before)) {
-      result.unplaced = count - done_count;  // the deferred columns from the failed one on
-      break;
-    }
-  }
-  result.steps = steps_before;
-  result.solved = !stopped;
-  result.queen_row.resize(n);
-  copy_to_host(result.queen_row.data(), d.queen_row.data(), n);
-  result.seconds = clock.seconds();
-  return result;
+solve_result solve_placement(index_t n, const placement_settings& settings,
+                             const placement_split& split) {
+  if (!solution_exists(n)) return {};
+  return cuda::gpu_placement_run(n, settings, split).run();
 }
 
 }  // namespace nq::gpu

@@ -50,8 +50,9 @@ std::uint64_t max_population_runs_per_launch(const local_search_settings& settin
 bool whole_grid_population(const population_launch& launch);
 
 /// Runs run job.first + slot of `launch` whole-grid and waits for it: outcome `slot` and, when
-/// job.boards is not null, its best board, exactly as the CPU's genetic_search. The host
-/// checks `*stop` and the time limit after every generation. ga only (population_grid.cu).
+/// job.boards is not null, its best board, exactly as the CPU's genetic_search. The device
+/// checks the stop (raised from `*stop` while the host waits) and the time limit after every
+/// generation (grid_control.cuh). ga only (population_grid.cu).
 void run_whole_grid(const population_launch& launch, std::uint64_t slot,
                     const std::atomic<bool>* stop);
 

@@ -2,8 +2,11 @@
 // a few grid-wide launches (rank the elite, pick parents, count equal pairs, breed, score) that
 // follow one another on the default stream. Every individual draws from its own keyed stream
 // (nqueens/population.hpp), and the scores meet in atomic minima and integer sums, so the
-// population does not depend on thread timing and is exactly the CPU reference's. A host loop
-// reads one summary per generation (best key, fitness sum) to decide when to stop.
+// population does not depend on thread timing and is exactly the CPU reference's. One thread
+// ends each generation on the device (grid_control.cuh): the host queues generations in
+// batches and reads nothing between them. More than 8 elites are ranked by a radix select of
+// the elite's last key and a sort of the elite alone (grid_select.cuh), Thrust's temporaries
+// cached for the run.
 
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -13,6 +16,8 @@
 
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
+#include "kernels/grid_control.cuh"
+#include "kernels/grid_select.cuh"
 #include "kernels/population.cuh"
 #include "kernels/thrust_policy.cuh"
 #include "nqueens/population.hpp"
@@ -25,8 +30,9 @@ constexpr unsigned score_threads = 256;
 constexpr unsigned equal_threads = 256;
 constexpr unsigned most_score_blocks = 4096;
 constexpr unsigned most_global_score_blocks = 256;  // each with its own 20n bytes of counters
-// Past this many elites, one sort of every key ranks them: a launch and a pass over the
-// population per elite would cost O(elite * population) (--elite goes up to 10^7). Not tuned.
+// Past this many elites, a radix select of the last elite's key and a sort of the elite rank
+// them: a launch and a pass over the population per elite would cost O(elite * population)
+// (--elite goes up to 10^7). Not tuned.
 constexpr std::uint32_t most_ranking_launches = 8;
 
 NQ_HD constexpr index_t score_lines(index_t n) { return 5 * n - 2; }
@@ -50,10 +56,13 @@ struct grid_run {
   std::uint32_t* equal;          // per pair: its parents are equal
   std::uint64_t* equal_through;  // per pair: the run's equal pairs up to it (mutation step)
   std::uint32_t* leaders;        // groups, or null
-  std::uint64_t* ranked;         // the elite's keys, in order (sorted: every key, in order)
+  std::uint64_t* ranked;         // the elite's keys, in order
   std::uint8_t* used;            // n flags per pair (order crossover)
   row_t* spare;                  // the dropped second child of an odd last pair
   grid_summary* summary;
+  control_view c;
+
+  NQ_HD bool done() const { return c.done(); }
 
   NQ_HD std::uint64_t key(std::uint64_t i) const { return (std::uint64_t{cost[i]} << 32) | i; }
 };
@@ -67,6 +76,7 @@ NQ_HD void grid_stride(const thread_id& id, std::uint64_t work, Each each) {
 struct grid_start {
   grid_run r;
   NQ_HD void operator()(const thread_id& id) const {
+    if (id.global() == 0) r.c.start();
     grid_stride(id, r.size, [&](std::uint64_t i) {
       philox_stream rng = population_stream(r.seed, r.run, 0, i);
       genetic::random_individual(r.genes[0] + i * r.n, r.n, r.settings.permutation, rng);
@@ -79,6 +89,7 @@ struct grid_start {
 struct grid_reset {
   grid_run r;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     if (id.global() == 0) {
       r.summary->least_key = ~std::uint64_t{0};
       r.summary->fitness_sum = 0;
@@ -102,9 +113,11 @@ struct grid_score {
   std::uint32_t size;
   unsigned blocks;
   std::uint32_t* scratch;  // null: the counters are in shared memory
+  control_view c;
 
   template <class Block>
   NQ_HD void operator()(Block& block, no_state&) const {
+    if (c.done()) return;  // uniform: written by an earlier launch
     const index_t lines = score_lines(n);
     std::uint32_t* rows = scratch ? scratch + std::uint64_t{block.index()} * lines
                                   : reinterpret_cast<std::uint32_t*>(block.shared());
@@ -142,6 +155,7 @@ struct grid_rank {
   grid_run r;
   std::uint32_t e;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     const std::uint64_t after = e == 0 ? 0 : r.ranked[e - 1] + 1;
     std::uint64_t least = ~std::uint64_t{0};
     grid_stride(id, r.size, [&](std::uint64_t i) {
@@ -152,12 +166,13 @@ struct grid_rank {
   }
 };
 
-/// Every individual's key, to be sorted: its first `elite` are the elite's, as ranked.
-struct grid_keys {
+/// The individuals as grid_select.cuh's elements: keys unique, the index in the key.
+struct grid_elements {
   grid_run r;
-  NQ_HD void operator()(const thread_id& id) const {
-    grid_stride(id, r.size, [&](std::uint64_t i) { r.ranked[i] = r.key(i); });
-  }
+  NQ_HD std::uint64_t count() const { return r.size; }
+  NQ_HD std::uint64_t key(std::uint64_t i) const { return r.key(i); }
+  NQ_HD std::uint64_t number(std::uint64_t i) const { return i; }
+  NQ_HD bool done() const { return r.done(); }
 };
 
 /// The next population's first `elite` individuals: the ranked ones, unchanged.
@@ -165,6 +180,7 @@ struct grid_copy_elite {
   grid_run r;
   unsigned current;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     grid_stride(id, std::uint64_t{r.elite} * r.n, [&](std::uint64_t x) {
       const std::uint64_t e = x / r.n, col = x % r.n;
       const std::uint64_t from = r.ranked[e] & 0xFFFFFFFFu;
@@ -176,6 +192,7 @@ struct grid_copy_elite {
 struct grid_leaders {
   grid_run r;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     grid_stride(id, r.groups, [&](std::uint64_t g) {
       r.leaders[g] = genetic::group_leader(r.cost, r.size, r.groups, static_cast<std::uint32_t>(g));
     });
@@ -188,6 +205,7 @@ struct grid_select {
   unsigned current;
   std::uint64_t generation;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     const row_t* pop = r.genes[current];
     grid_stride(id, r.pairs, [&](std::uint64_t p) {
       philox_stream pick = population_stream(r.seed, r.run, generation, 2 * p);
@@ -212,6 +230,7 @@ struct grid_count_equal {
 
   template <class Block>
   NQ_HD void operator()(Block& block, no_state&) const {
+    if (r.done()) return;  // uniform: written by an earlier launch
     const std::uint64_t pairs = r.pairs;
     const std::uint64_t chunk = (pairs + Block::threads - 1) / Block::threads;
     const auto first_of = [&](unsigned t) { return t * chunk < pairs ? t * chunk : pairs; };
@@ -245,6 +264,7 @@ struct grid_breed {
   unsigned current;
   std::uint64_t generation;
   NQ_HD void operator()(const thread_id& id) const {
+    if (r.done()) return;
     const row_t* pop = r.genes[current];
     row_t* next = r.genes[current ^ 1];
     const index_t n = r.n;
@@ -262,18 +282,34 @@ struct grid_breed {
   }
 };
 
-/// The history's row of a generation, and at the end the outcome and the best board.
-struct grid_record {
+/// One thread, once a population is scored: the generation's end (grid_control.cuh).
+struct grid_check {
   grid_run r;
-  unsigned current;
+  bool made;                    // a new generation (not the start)
   generation_summary* history;  // or null
-  std::uint64_t step;
+  NQ_HD void operator()(const thread_id& id) const {
+    if (r.done() || id.global() != 0) return;
+    r.c.end_generation(made, r.summary->least_key, r.summary->fitness_sum, history);
+  }
+};
+
+/// At the end: the outcome and the first best board of the last population made.
+struct grid_finish {
+  grid_run r;
+  chain_outcome* outcome;
   row_t* board;  // or null
   NQ_HD void operator()(const thread_id& id) const {
-    const std::uint64_t best = r.summary->least_key;
-    if (history && id.global() == 0) history[step] = {best >> 32, r.summary->fitness_sum};
+    const std::uint64_t least = r.summary->least_key;
+    if (id.global() == 0) {
+      chain_outcome out;
+      out.solved = least >> 32 == 0;
+      out.cost = least >> 32;
+      out.steps = r.c.control->steps;
+      out.stopped = r.c.control->stopped != 0;
+      *outcome = out;
+    }
     if (!board) return;
-    const row_t* from = r.genes[current] + (best & 0xFFFFFFFFu) * r.n;
+    const row_t* from = r.genes[r.c.control->steps & 1] + (least & 0xFFFFFFFFu) * r.n;
     grid_stride(id, r.n, [&](std::uint64_t col) { board[col] = from[col]; });
   }
 };
@@ -293,7 +329,9 @@ struct grid_buffers {
         equal(pairs),
         equal_through(g.mutation_step > 0.0 ? pairs : 0),
         leaders(g.leaders ? groups : 0),
-        ranked(elite > most_ranking_launches ? size : elite),
+        ranked(elite),
+        select(elite > most_ranking_launches ? 1 : 0),
+        control(1),
         used(g.permutation ? std::uint64_t{pairs} * n : 0),
         spare(n),
         lines(score_scratch),
@@ -303,6 +341,8 @@ struct grid_buffers {
   device_buffer<std::uint64_t> equal_through;
   device_buffer<std::uint32_t> leaders;
   device_buffer<std::uint64_t> ranked;
+  device_buffer<select_state> select;
+  device_buffer<run_control> control;
   device_buffer<std::uint8_t> used;
   device_buffer<row_t> spare;
   device_buffer<std::uint32_t> lines;
@@ -346,6 +386,8 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
                                     : (score_shared ? most_score_blocks : most_global_score_blocks);
   grid_buffers memory(n, g, size, pairs, groups, elite,
                       score_shared ? 0 : std::uint64_t{score_blocks} * score_lines(n));
+  generation_driver driver(stop);
+  thrust_cache cache;
   grid_run r{n,
              size,
              elite,
@@ -363,66 +405,55 @@ void run_whole_grid(const population_launch& launch, std::uint64_t slot,
              memory.ranked.data(),
              memory.used.data(),
              memory.spare.data(),
-             memory.summary.data()};
-  const std::uint64_t start_ns = job.time_limit_ns ? clock_ns() : 0;
+             memory.summary.data(),
+             {memory.control.data(), driver.stop_flag(), driver.done_flag(), job.max_steps,
+              job.time_limit_ns}};
+  const bool selects = elite > most_ranking_launches;
+  // A key is a cost (at most n(n-1)/2 attacking pairs) above an index.
+  const unsigned key_bits = 32 + bits_below(std::uint64_t{n} * (n - 1) / 2 + 1);
   fill_bytes(memory.summary.data(), 0, 1);
-  unsigned current = 0;
-  std::uint64_t steps = 0;
-  grid_summary seen{};
-  bool stopped = false;
-  // Scores population `current` and reads its summary; then the stop checks, every generation
-  // as the CPU's observer makes them.
-  const auto score = [&] {
+  fill_bytes(memory.control.data(), 0, 1);
+  if (selects)
+    launch_threads("select_clear", 1, select_threads, select_clear{memory.select.data()});
+  // Scores population `current`; then one thread ends the generation.
+  const auto score = [&](unsigned current, bool made) {
     launch_threads("grid_reset", blocks_for(elite), grid_threads, grid_reset{r});
     launch_blocks<score_threads>(
         "grid_score", score_blocks, score_shared ? score_bytes : 0,
         grid_score{r.genes[current], r.cost, r.summary, n, size, score_blocks,
-                   score_shared ? nullptr : memory.lines.data()});
-    if (launch.history)
-      launch_threads("grid_record", 1, 1, grid_record{r, current, launch.history, steps, nullptr});
-    copy_to_host(&seen, r.summary, 1);
-    stopped = (stop && stop->load(std::memory_order_relaxed)) ||
-              (job.time_limit_ns != 0 && clock_ns() - start_ns >= job.time_limit_ns);
+                   score_shared ? nullptr : memory.lines.data(), r.c});
+    launch_threads("grid_check", 1, 1, grid_check{r, made, launch.history});
   };
   launch_threads("grid_start", blocks_for(size), grid_threads, grid_start{r});
-  score();
-  const auto best = [&] { return seen.least_key >> 32; };
-  while (best() != 0 && !stopped && (job.max_steps == 0 || steps < job.max_steps)) {
-    const std::uint64_t generation = steps + 1;
-    if (elite > most_ranking_launches) {
-      launch_threads("grid_keys", blocks_for(size), grid_threads, grid_keys{r});
-      thrust_step("ranking the elite",
-                  [&] { thrust::sort(on_device(), r.ranked, r.ranked + size); });
-    } else {
-      for (std::uint32_t e = 0; e < elite; ++e)
-        launch_threads("grid_rank", blocks_for(size), grid_threads, grid_rank{r, e});
-    }
-    if (elite > 0)
-      launch_threads("grid_copy_elite", blocks_for(std::uint64_t{elite} * n), grid_threads,
-                     grid_copy_elite{r, current});
-    if (g.leaders)
-      launch_threads("grid_leaders", blocks_for(groups), grid_threads, grid_leaders{r});
-    if (pairs > 0) {
-      launch_threads("grid_select", blocks_for(pairs), grid_threads,
-                     grid_select{r, current, generation});
-      if (g.mutation_step > 0.0)
-        launch_blocks<equal_threads>("grid_count_equal", 1, 0, grid_count_equal{r});
-      launch_threads("grid_breed", blocks_for(pairs), grid_threads,
-                     grid_breed{r, current, generation});
-    }
-    current ^= 1;
-    ++steps;
-    score();
-  }
-  chain_outcome out;
-  out.solved = best() == 0;
-  out.cost = best();
-  out.steps = steps;
-  out.stopped = stopped;
-  copy_to_device(job.outcomes + slot, &out, 1);
-  if (job.boards)
-    launch_threads("grid_record", blocks_for(n), grid_threads,
-                   grid_record{r, current, nullptr, steps, job.boards + slot * n});
+  score(0, false);
+  driver.run(batch_generations(std::uint64_t{size} * n), job.max_steps,
+             [&](std::uint64_t generation, unsigned current) {
+               if (selects) {
+                 select_least(grid_elements{r}, memory.select.data(), elite, key_bits, 0, r.ranked,
+                              nullptr);
+                 thrust_step("ranking the elite",
+                             [&] { thrust::sort(in_stream(cache), r.ranked, r.ranked + elite); });
+               } else {
+                 for (std::uint32_t e = 0; e < elite; ++e)
+                   launch_threads("grid_rank", blocks_for(size), grid_threads, grid_rank{r, e});
+               }
+               if (elite > 0)
+                 launch_threads("grid_copy_elite", blocks_for(std::uint64_t{elite} * n),
+                                grid_threads, grid_copy_elite{r, current});
+               if (g.leaders)
+                 launch_threads("grid_leaders", blocks_for(groups), grid_threads, grid_leaders{r});
+               if (pairs > 0) {
+                 launch_threads("grid_select", blocks_for(pairs), grid_threads,
+                                grid_select{r, current, generation});
+                 if (g.mutation_step > 0.0)
+                   launch_blocks<equal_threads>("grid_count_equal", 1, 0, grid_count_equal{r});
+                 launch_threads("grid_breed", blocks_for(pairs), grid_threads,
+                                grid_breed{r, current, generation});
+               }
+               score(current ^ 1, true);
+             });
+  launch_threads("grid_finish", blocks_for(n), grid_threads,
+                 grid_finish{r, job.outcomes + slot, job.boards ? job.boards + slot * n : nullptr});
   synchronize();  // before the run's memory is freed
 }
 

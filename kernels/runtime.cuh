@@ -159,9 +159,16 @@ class mapped_buffer {
       throw cuda_error("out of pinned host memory: asked for " + format_bytes(size * sizeof(T)));
     }
     NQ_CUDA_TRY(status);
+    // A throw from here on skips the destructor: the pinned memory is freed first.
+    const cudaError_t mapped =
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0);
+    if (mapped != cudaSuccess) {
+      NQ_CUDA_TRY_NO_THROW(cudaFreeHost(host_));
+      host_ = nullptr;
+      NQ_CUDA_TRY(mapped);
+    }
     detail::count_allocation(size * sizeof(T));
     std::memset(static_cast<void*>(host_), 0, size * sizeof(T));
-    NQ_CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
 #else
     host_ = static_cast<T*>(detail::allocate_device(size * sizeof(T)));
     std::memset(static_cast<void*>(host_), 0, size * sizeof(T));

@@ -25,14 +25,15 @@ class GpuFrameCount : public ::testing::Test {
   void SetUp() override {
     if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   }
-  /// Settings that count n on the GPU by frames, the way `nqueens count --device gpu` does;
-  /// `on_frame` hears every frame the counter reports.
-  count_settings on_gpu(int n, std::function<void(const finished_subproblem&)> on_frame = {}) {
+  /// Settings that count n on the GPU by frames, the way `nqueens count --device gpu` does, in
+  /// `launches` launches (one by default); `on_frame` hears every frame the counter reports.
+  count_settings on_gpu(int n, std::function<void(const finished_subproblem&)> on_frame = {},
+                        std::size_t launches = 1) {
     count_settings settings;
     if (n < 4) return settings;  // no frames: the CPU answers
     counter = std::make_unique<gpu::frame_counter>(n);
     settings.slice_frames = true;
-    settings.slice_size = counter->frames();  // one launch for the whole count
+    settings.slice_size = (counter->frames() + launches - 1) / launches;
     settings.slice_counters = {[this, on_frame](const std::vector<std::uint32_t>& indices,
                                                 const std::atomic<bool>* stop,
                                                 const auto& finished) {
@@ -126,14 +127,21 @@ TEST_F(GpuFrameCheckpoint, ACpuCheckpointResumesOnTheGpu) {
   EXPECT_EQ(rest.unique, a002562[n - 1]);
 }
 
-// The stop lands inside the launch, after the first frame with solutions is reported; what
-// was reported resumes exactly, on the CPU.
+// The stop lands inside a launch, after the first frame with solutions is reported; what was
+// reported resumes exactly, on the CPU. Four launches: whether the kernel sees the stop before
+// it runs out of frames is a race with the host's polling (a 20 ms period, longer than the
+// whole count takes in the host execution), but the next launch is never started, so the count
+// is unfinished whichever way the race goes.
 TEST_F(GpuFrameCheckpoint, AStopInsideTheLaunchResumesOnTheCpu) {
   std::atomic<bool> stop{false};
   std::chrono::steady_clock::time_point raised;
-  count_settings gpu = on_gpu(n, [&](const finished_subproblem& f) {
-    if (f.tally.solutions > 0 && !stop.exchange(true)) raised = std::chrono::steady_clock::now();
-  });
+  count_settings gpu = on_gpu(
+      n,
+      [&](const finished_subproblem& f) {
+        if (f.tally.solutions > 0 && !stop.exchange(true))
+          raised = std::chrono::steady_clock::now();
+      },
+      4);
   gpu.checkpoint = path;
   gpu.stop = &stop;
   const count_result part = count_solutions(n, gpu);
@@ -153,20 +161,27 @@ TEST_F(GpuFrameCheckpoint, AStopInsideTheLaunchResumesOnTheCpu) {
   EXPECT_EQ(rest.unique, a002562[n - 1]);
 }
 
-// Stopped twice on the GPU, then finished there: the same totals.
+// Stopped twice on the GPU, then finished there: the same totals. Eight launches per count, so
+// that each stop leaves frames to resume however fast the kernel runs (see above): a stop
+// raised in a launch ends the count with that launch.
 TEST_F(GpuFrameCheckpoint, AStoppedGpuCountResumesOnTheGpu) {
   std::uint64_t done_before = 0;
   for (int round = 0; round < 2; ++round) {
     std::atomic<bool> stop{false};
-    count_settings gpu = on_gpu(n, [&](const finished_subproblem& f) {
-      if (f.tally.solutions > 0) stop = true;
-    });
+    count_settings gpu = on_gpu(
+        n,
+        [&](const finished_subproblem& f) {
+          if (f.tally.solutions > 0) stop = true;
+        },
+        8);
     gpu.checkpoint = path;
     gpu.stop = &stop;
     const count_result part = count_solutions(n, gpu);
     ASSERT_FALSE(part.complete);
     EXPECT_EQ(part.resumed, done_before);
     EXPECT_GT(part.subproblems_done, done_before);
+    // The first launch has solutions in it (the biggest frames go first).
+    EXPECT_LE(part.subproblems_done - done_before, gpu.slice_size) << "round " << round;
     done_before = part.subproblems_done;
   }
   count_settings gpu = on_gpu(n);

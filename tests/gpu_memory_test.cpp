@@ -97,12 +97,13 @@ TEST_F(GpuMemory, TheEliteSortRunsOutOfGpuMemory) {
       "ranking the elite");
 }
 
-// The placement sorts its deferred columns before inserting them.
-TEST_F(GpuMemory, TheDeferredSortRunsOutOfGpuMemory) {
+// The placement allocates all its device memory up front (it sorts its deferred columns on the
+// host): a device short of it says so, whichever array it was.
+TEST_F(GpuMemory, ThePlacementRunsOutOfGpuMemory) {
   placement_settings settings;
   settings.seed = 5;
   expect_gpu_memory_refused(refusal_at_the_peak([&] { gpu::solve_placement(1000, settings); }),
-                            "sorting the deferred columns");
+                            "asked for");
 }
 
 }  // namespace

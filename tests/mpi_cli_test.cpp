@@ -224,9 +224,14 @@ TEST(MpiCount, AKilledRankThenAResumeIsExact) {
     ::kill(victim, SIGKILL);
     const auto r = count.wait();
     EXPECT_NE(r.code, 0);
-    // nqueens' own words (mpiexec names the rank too, in its own): the rank lost, and the resume.
-    EXPECT_NE(r.err.find("nqueens count: rank 2 did not answer"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("run the same command to resume"), std::string::npos) << r.err;
+    // The job names the lost rank: mpiexec always, in its words; rank 0 too when it is stopped
+    // before Open MPI ends it (the README's promise: else the last periodic checkpoint stands).
+    // Under three busy loops rank 0 was ended first about 1 run in 10, with a 10 s grace too.
+    EXPECT_NE(r.err.find("rank 2"), std::string::npos) << r.err;
+    if (r.err.find("nqueens count:") != std::string::npos) {
+      EXPECT_NE(r.err.find("nqueens count: rank 2 did not answer"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("run the same command to resume"), std::string::npos) << r.err;
+    }
   }
   ASSERT_TRUE(unfinished(dir / "ck.json")) << "killed too late";
   expect_resumed(test::run_cli(dir, count_17), 17);
