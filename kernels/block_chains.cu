@@ -3,6 +3,12 @@
 // block reduces to the best delta and numbers the tied moves column by column, rows ascending,
 // exactly as steepest_move does on the CPU. Thread 0 owns the Philox stream and makes every
 // draw in the CPU's order, so a block's chain is the CPU chain of the same (seed, run).
+//
+// Thread t scans its columns' rows from a row of its own (row_offset): with P columns a
+// thread, lanes read the "\" and "/" counters 2P bytes apart, the same bank 16 ways at P = 32,
+// and staggered starts spread them. The least delta and the count of its moves do not depend on
+// the order; the chosen move is found by the ascending scan, as on the CPU. Boards below 256
+// queens take blocks of 64 or 128 threads (one column each), so more runs share an SM.
 
 #include "kernels/block_chains.cuh"
 #include "kernels/device_ops.cuh"
@@ -13,7 +19,16 @@
 namespace nq::cuda {
 namespace {
 
-constexpr unsigned block_threads = 256;
+constexpr unsigned block_threads = 256;  // the most; 64 or 128 below 129 queens
+
+/// Thread t's first row: with P columns a thread, lane t's "\" and "/" counters sit at
+/// start_t -+ tP halfwords. Counting a warp's 32 lanes on 32 four-byte banks, starts 2t
+/// make every family's stride an odd number of words when P is a multiple of 4 (the 16-way
+/// conflicts at P = 32 go, and the 2-way at P = 4); otherwise the plain start (0) is already
+/// at most 2-way and no stagger does better.
+NQ_HD inline index_t row_offset(unsigned t, index_t per_thread_cols, index_t n) {
+  return per_thread_cols % 4 == 0 ? (2 * t) % n : 0;
+}
 
 /// What every thread of the block reads between phases; thread 0 alone writes it.
 struct climb_state {
@@ -93,12 +108,13 @@ struct block_climb {
       block.each([&](unsigned t) {  // this thread's columns: the least delta, and its moves
         std::int32_t mine = INT32_MAX;
         std::uint64_t my_ties = 0;
+        const index_t start = row_offset(t, per_thread_cols, n);
         for (index_t col = first_col(t); col < end_col(t); ++col) {
-          const std::int32_t least = nq::detail::least_load(b, col);
+          const std::int32_t least = nq::detail::least_load_from(b, col, start);
           const std::int32_t delta = least - queen_pairs(b, col);
           if (delta > mine) continue;
           if (delta < mine) mine = delta, my_ties = 0;
-          my_ties += nq::detail::squares_with_load(b, col, least);
+          my_ties += nq::detail::squares_with_load_from(b, col, least, start);
         }
         least_delta[t] = mine;
         ties[t] = my_ties;
@@ -194,9 +210,17 @@ void launch_block_chains(const chain_launch& job) {
   NQ_EXPECTS(job.count >= 1 && job.count <= max_grid_blocks, "one block per run");
   const local_algorithm a = job.settings.algorithm;
   const std::uint32_t sideways = a == local_algorithm::hc ? 0 : job.settings.hill.max_sideways;
-  launch_blocks<block_threads>("block_climb", static_cast<unsigned>(job.count),
-                               block_chain_shared_bytes(job.n),
-                               block_climb{job, sideways, a == local_algorithm::hc_restart});
+  const block_climb body{job, sideways, a == local_algorithm::hc_restart};
+  const auto blocks = static_cast<unsigned>(job.count);
+  const std::size_t shared = block_chain_shared_bytes(job.n);
+  // A thread per column where the board has fewer than 256: the chain is the same (the moves
+  // are numbered by column whatever the split), and 4 or 2 times the runs fit on an SM.
+  if (job.n <= 64)
+    launch_blocks<64>("block_climb", blocks, shared, body);
+  else if (job.n <= 128)
+    launch_blocks<128>("block_climb", blocks, shared, body);
+  else
+    launch_blocks<block_threads>("block_climb", blocks, shared, body);
 }
 
 }  // namespace nq::cuda

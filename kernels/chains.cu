@@ -1,6 +1,9 @@
 // Thread-per-run chains: each thread owns one board and runs the same NQ_HD chain as the CPU
 // reference, from the same Philox stream. Up to 32 queens the board and its lines sit in the
-// thread's local memory; above, in a slice of global scratch per thread.
+// thread's local memory; above, in a slice of global scratch per thread. The threads are
+// persistent: each takes run after run from a counter, so a lane whose run ends starts the
+// next instead of idling until its warp's longest run is done. Run r draws from stream
+// (seed, r) and writes outcome r, whichever thread takes it: the results do not depend on it.
 
 #include "kernels/block_chains.cuh"
 #include "kernels/chains.cuh"
@@ -17,6 +20,7 @@ namespace {
 constexpr int max_chain_n = static_cast<int>(gpu::max_thread_chain_n);
 constexpr unsigned chain_block = 128;
 constexpr std::uint32_t check_every = 1024;  // observer calls between checks, as on the CPU
+constexpr std::uint64_t scratch_budget = std::uint64_t{2} << 30;  // bytes of boards in flight
 using A = local_algorithm;
 
 /// Stops a chain at its time limit, or once a lower-numbered run has solved (solve --chains),
@@ -62,53 +66,76 @@ NQ_HD void run_and_store(climber_view<std::int16_t> b, std::uint32_t* order,
     for (index_t col = 0; col < job.n; ++col) job.boards[i * job.n + col] = b.queen_row[col];
 }
 
+/// The next run of the launch for a thread that has finished one, or job.count when none is
+/// left. Runs are handed out in order, so the race's lower-numbered runs start first.
+NQ_HD inline std::uint64_t next_run(const chain_launch& job, unsigned long long* counter) {
+  const auto i = static_cast<std::uint64_t>(atomic_add(counter, 1ull));
+  return i < job.count ? i : job.count;
+}
+
 /// Up to 32 queens: the board in the thread's own arrays.
 template <A Algorithm>
 struct local_chains {
   chain_launch job;
-  NQ_HD void operator()(thread_id id) const {
-    const std::uint64_t i = id.global();
-    if (i >= job.count) return;
+  unsigned long long* counter;  // runs handed out so far
+  NQ_HD void operator()(thread_id) const {
     row_t queen_row[max_chain_n];
     std::int16_t rows[max_chain_n], diag[2 * max_chain_n - 1], anti[2 * max_chain_n - 1];
     // Only first-choice reads the move order; the others leave it unallocated.
     constexpr int order_size = Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
     std::uint32_t order[order_size];
     const climber_view<std::int16_t> b{queen_row, rows, diag, anti, job.n};
-    run_and_store<Algorithm>(b, order, job, i);
+    for (std::uint64_t i = next_run(job, counter); i < job.count; i = next_run(job, counter))
+      run_and_store<Algorithm>(b, order, job, i);
   }
 };
 
-/// Above 32 queens: the board in chain i's slice of global scratch (scratch_per_chain bytes).
+/// Above 32 queens: the board in the thread's slice of global scratch (scratch_per_chain bytes),
+/// reused for each run it takes.
 template <A Algorithm>
 struct scratch_chains {
   chain_launch job;
+  unsigned long long* counter;  // runs handed out so far
   unsigned char* scratch;
   NQ_HD void operator()(thread_id id) const {
-    const std::uint64_t i = id.global();
-    if (i >= job.count) return;
     const index_t n = job.n;
-    unsigned char* mine = scratch + i * scratch_per_chain(n);
+    unsigned char* mine = scratch + id.global() * scratch_per_chain(n);
     auto* queen_row = reinterpret_cast<row_t*>(mine);
     auto* lines = reinterpret_cast<std::int16_t*>(mine + n * sizeof(row_t));
     const climber_view<std::int16_t> b{queen_row, lines, lines + n, lines + 3 * n - 1, n};
-    run_and_store<Algorithm>(b, nullptr, job, i);
+    for (std::uint64_t i = next_run(job, counter); i < job.count; i = next_run(job, counter))
+      run_and_store<Algorithm>(b, nullptr, job, i);
   }
 };
 
+/// Blocks of persistent threads for `count` runs of `body`: no more than the device holds at
+/// once (more would start only once the counter is spent), none without a run, and no more
+/// than `most`.
+template <class Body>
+unsigned persistent_blocks(const Body& body, std::uint64_t count, std::uint64_t most) {
+  const std::uint64_t blocks = std::min<std::uint64_t>(
+      {grid_size(count, chain_block, max_grid_blocks), resident_blocks(chain_block, body), most});
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, blocks));
+}
+
 template <A Algorithm>
 void launch(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {
-  const unsigned blocks = grid_size(job.count, chain_block, max_grid_blocks);
+  device_buffer<unsigned long long> counter(1);
+  fill_bytes(counter.data(), 0, 1);
   if (job.n <= gpu::max_thread_chain_n) {
-    launch_threads("local_chains", blocks, chain_block, local_chains<Algorithm>{job});
-    return;
+    const local_chains<Algorithm> body{job, counter.data()};
+    launch_threads("local_chains", persistent_blocks(body, job.count, max_grid_blocks), chain_block,
+                   body);
+  } else if constexpr (Algorithm != A::first_choice) {  // its order is n(n-1) entries: refused
+    // Each thread's board in scratch, within the budget (at 10,922 queens, 16,384 boards).
+    scratch_chains<Algorithm> body{job, counter.data(), nullptr};
+    const std::uint64_t per_block = chain_block * scratch_per_chain(job.n);
+    const unsigned blocks = persistent_blocks(body, job.count, scratch_budget / per_block);
+    device_buffer<unsigned char> scratch(blocks * per_block);
+    body.scratch = scratch.data();
+    launch_threads("scratch_chains", blocks, chain_block, body);
   }
-  if constexpr (Algorithm != A::first_choice) {  // its move order is n(n-1) entries: refused
-    device_buffer<unsigned char> scratch(job.count * scratch_per_chain(job.n));
-    launch_threads("scratch_chains", blocks, chain_block,
-                   scratch_chains<Algorithm>{job, scratch.data()});
-    wait_raising(stop, flag);  // before the scratch is freed
-  }
+  wait_raising(stop, flag);  // before the counter and the scratch are freed
 }
 
 void launch_chains_of(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {
@@ -148,8 +175,11 @@ bool has_thread_chain(const local_search_settings& settings, index_t n) {
 }
 
 std::uint64_t max_chains_per_launch(index_t n) {
+  // Scratch is per thread, not per run, so it no longer bounds a launch; but a stop drops the
+  // launch it reaches whole (the backend keeps no per-run record for it), and progress comes
+  // a launch at a time, so above 32 queens, where a run is long, a launch holds no more runs
+  // than a board each would fit in the scratch budget (as when the scratch was per run).
   constexpr std::uint64_t most = std::uint64_t{1} << 24;
-  constexpr std::uint64_t scratch_budget = std::uint64_t{2} << 30;  // bytes of boards in flight
   if (n <= gpu::max_thread_chain_n) return most;
   return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
 }

@@ -36,19 +36,22 @@ struct chain_launch {
 /// Whether a thread-per-run or block-per-run chain exists for the algorithm on n queens.
 bool has_thread_chain(const local_search_settings& settings, index_t n);
 
-/// Bytes of global scratch one thread-per-run chain on n > 32 queens takes: its rows, then its
-/// three 16-bit line families, padded so that the next chain's rows start 16-byte aligned.
+/// Bytes of global scratch one thread of the thread-per-run chains on n > 32 queens takes (a
+/// board it reuses for each run it takes): its rows, then its three 16-bit line families,
+/// padded so that the next thread's rows start 16-byte aligned.
 NQ_HD constexpr std::uint64_t scratch_per_chain(std::uint64_t n) {
   const std::uint64_t bytes = n * sizeof(row_t) + (n + 2 * (2 * n - 1)) * sizeof(std::int16_t);
   return (bytes + 15) / 16 * 16;
 }
 
-/// Runs one launch may hold: all of them up to 32 queens, else as many boards as fit in the
-/// scratch budget.
+/// Runs one launch may hold: 2^24 up to 32 queens; above, as many as a board each would fit in
+/// the scratch budget, so that a stop (which drops the launch it reaches) loses little. The
+/// scratch itself is per persistent thread, not per run.
 std::uint64_t max_chains_per_launch(index_t n);
 
-/// Launches `job` on the default stream (above 32 queens it waits for the chains, which use
-/// scratch it owns). Block-per-run chains take hc, hc-sideways and hc-restart on 33..8192.
+/// Launches `job` on the default stream: persistent threads taking runs from a counter, or
+/// block-per-run chains for hc, hc-sideways and hc-restart on 33..8192. The thread chains wait
+/// for the chains (their counter and scratch are the launch's own).
 /// With `stop`, it waits for the chains, raising job.stop (which it sets) once `*stop` is set.
 void launch_thread_chains(const chain_launch& job, const std::atomic<bool>* stop = nullptr);
 

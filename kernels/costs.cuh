@@ -11,8 +11,8 @@
 namespace nq::cuda::detail {
 
 struct cost_tally {
-  std::atomic<std::uint64_t> launches{0}, syncs{0}, to_host_copies{0}, to_device_copies{0},
-      allocations{0}, allocated_bytes{0};
+  std::atomic<std::uint64_t> launches{0}, syncs{0}, to_host_copies{0}, to_host_bytes{0},
+      to_device_copies{0}, allocations{0}, allocated_bytes{0};
 };
 
 /// The process's tally (every host thread, every device).

@@ -19,6 +19,7 @@ gpu_costs costs() {
   out.launches = tally.launches.load();
   out.syncs = tally.syncs.load();
   out.to_host_copies = tally.to_host_copies.load();
+  out.to_host_bytes = tally.to_host_bytes.load();
   out.to_device_copies = tally.to_device_copies.load();
   out.allocations = tally.allocations.load();
   out.allocated_bytes = tally.allocated_bytes.load();

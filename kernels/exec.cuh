@@ -225,6 +225,22 @@ class block_context {
 
 #endif
 
+/// Blocks of `threads` threads running `body` (launch_threads) that the calling thread's device
+/// holds at once: the occupancy calculator's count an SM (registers, local memory) times the
+/// SMs. In the host execution, 2,048 threads' worth (an SM of ours at full occupancy).
+template <class Body>
+unsigned resident_blocks(unsigned threads, const Body&) {
+#if defined(__CUDACC__)
+  int device = 0, per_sm = 0;
+  NQ_CUDA_TRY(cudaGetDevice(&device));
+  NQ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, thread_kernel<Body>,
+                                                            static_cast<int>(threads), 0));
+  return static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * multiprocessors(device);
+#else
+  return threads >= 2048 ? 1 : 2048 / threads;
+#endif
+}
+
 /// Launches body(thread_id) on every thread of `blocks` blocks of `threads` threads, on the
 /// default stream; returns before the work is done.
 template <class Body>

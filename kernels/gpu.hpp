@@ -53,7 +53,9 @@ struct gpu_costs {
   /// blocking Thrust call (thrust::device waits for the device at the end of every algorithm;
   /// a call in stream order, par_nosync, does not).
   std::uint64_t syncs = 0;
-  std::uint64_t to_host_copies = 0;    ///< device-to-host copies
+  std::uint64_t to_host_copies = 0;  ///< device-to-host copies
+  /// Bytes those copies brought back (not Thrust's own results, a few bytes a reduction).
+  std::uint64_t to_host_bytes = 0;
   std::uint64_t to_device_copies = 0;  ///< host-to-device copies
   std::uint64_t allocations = 0;       ///< device (and pinned host) allocations, Thrust's included
   std::uint64_t allocated_bytes = 0;   ///< bytes those allocations took
@@ -61,6 +63,7 @@ struct gpu_costs {
     after.launches -= before.launches;
     after.syncs -= before.syncs;
     after.to_host_copies -= before.to_host_copies;
+    after.to_host_bytes -= before.to_host_bytes;
     after.to_device_copies -= before.to_device_copies;
     after.allocations -= before.allocations;
     after.allocated_bytes -= before.allocated_bytes;

@@ -1,6 +1,7 @@
 // The GPU batch backend: thread-per-run chains launched in slices, each slice's outcomes
 // reduced on the device into the tally (steps sorted and run-length counted, restarts summed),
-// so only a handful of (steps, runs) pairs cross back to the host.
+// so only a handful of (steps, runs) pairs cross back to the host. Per-run records cross only
+// when the caller asks for them: a stop alone needs none (tallies_finished_prefix).
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
@@ -53,6 +54,7 @@ class gpu_backend final : public batch_backend {
   }
 
   double kernel_seconds() const override { return kernel_seconds_; }
+  bool tallies_finished_prefix() const override { return true; }
 
   std::string layout(const local_search_settings& algorithm, index_t n,
                      std::uint64_t runs) const override {
@@ -117,6 +119,9 @@ class gpu_backend final : public batch_backend {
         launch_thread_chains(launch, halt);
       stop.record();
       kernel_seconds_ += elapsed_seconds(start, stop);
+      // Once the stop is up the whole launch is dropped (below, for records): without them
+      // the tally then holds exactly the runs before it, the finished prefix.
+      if (!records && halt && halt->load()) break;
       tally.restarts += thrust_step("summing the restarts", [&] {
         return thrust::transform_reduce(on_device(), outcomes.data(), outcomes.data() + count,
                                         restarts_of{}, std::uint64_t{0},

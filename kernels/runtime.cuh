@@ -216,6 +216,7 @@ template <class T>
 void copy_to_host(T* host, const T* device, std::size_t count) {
   if (count == 0) return;
   detail::count_cost(detail::costs().to_host_copies);
+  detail::count_cost(detail::costs().to_host_bytes, count * sizeof(T));
   detail::count_cost(detail::costs().syncs);
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaMemcpy(host, device, count * sizeof(T), cudaMemcpyDeviceToHost));

@@ -148,8 +148,9 @@ TEST(GpuBlockChains, MatchTheCpuRunForRun) {
   }
 }
 
-// The seeds' climber rules on block chains with several columns per thread, where the first or
-// last tie may sit in any thread's range: the block's choice is the CPU's, run for run.
+// The seeds' climber rules on block chains with one or several columns per thread, where the
+// first or last tie may sit in any thread's range, and threads scan rows from staggered starts
+// (P = 4 at 1,024): the block's choice is the CPU's, run for run.
 TEST(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   std::vector<local_search_settings> cases(4);
@@ -163,17 +164,18 @@ TEST(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
   cases[3].hill = {4294967295u, false, tie_rule::last, true};  // the case study's climber
   const std::uint64_t runs = device_or_host(24, 3, 1);
   for (const auto& settings : cases)
-    for (const index_t n : {257, 600}) {
+    for (const index_t n : {64, 128, 257, 600, 1024}) {         // blocks of 64, 128 and 256; P = 4
       if (test::under_thread_sanitizer() && n > 257) continue;  // every kernel, not every size
+      const std::uint64_t steps = n > 600 ? 30 : 300;           // O(n^2) a step on the CPU's side
       std::vector<row_t> boards;
       const auto gpu_runs =
-          gpu::run_thread_chains(n, settings, 9, 40, runs, {.max_steps = 300}, &boards);
+          gpu::run_thread_chains(n, settings, 9, 40, runs, {.max_steps = steps}, &boards);
       local_workspace cpu(n, settings);
       for (std::uint64_t i = 0; i < runs; ++i) {
         local_run run;
         run.seed = 9;
         run.stream = 40 + i;
-        run.limits.max_steps = 300;
+        run.limits.max_steps = steps;
         const chain_outcome expected = cpu.run(run);
         const std::string where =
             label(settings.algorithm) + " n=" + std::to_string(n) + " run " + std::to_string(i);
@@ -390,6 +392,40 @@ TEST(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
                      static_cast<double>(failed_steps))
         << device;
   }
+}
+
+// Without records, a stopped batch on the GPU is described by its backend's tally alone: the
+// runs of the launches before the stop, every one finished and each the CPU's.
+TEST(GpuBatchStop, WithoutRecordsDescribesTheLaunchesBeforeTheStop) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::sa;
+  constexpr index_t n = 10;
+  constexpr std::uint64_t seed = 8;
+  const auto backend = gpu::make_gpu_backend({.slice_runs = 64});
+  std::atomic<bool> stop{false};
+  batch_settings b;
+  b.runs = 100'000'000;
+  b.seed = seed;
+  b.limits.stop = &stop;
+  b.progress = [&](std::uint64_t, double) { stop = true; };  // after the first launch of 64
+  const batch_stats stats = run_batch(n, settings, b, *backend);
+  EXPECT_TRUE(stats.interrupted);
+  ASSERT_EQ(stats.runs, 64u);
+  local_workspace cpu(n, settings);
+  std::uint64_t solved = 0, failed_steps = 0;
+  for (std::uint64_t i = 0; i < stats.runs; ++i) {
+    local_run run;
+    run.seed = seed;
+    run.stream = i;
+    const chain_outcome expected = cpu.run(run);
+    solved += expected.solved;
+    if (!expected.solved) failed_steps += expected.steps;
+  }
+  EXPECT_EQ(stats.solved, solved);
+  EXPECT_EQ(stats.failure.runs, stats.runs - solved);
+  EXPECT_DOUBLE_EQ(stats.failure.mean * static_cast<double>(stats.failure.runs),
+                   static_cast<double>(failed_steps));
 }
 
 // Checked before any device work, so it holds on machines without a GPU too.

@@ -27,6 +27,7 @@ TEST_F(GpuCosts, EachKindIsCountedWhereTheHostPaysIt) {
   EXPECT_EQ(spent.launches, 1u);
   EXPECT_EQ(spent.to_device_copies, 1u);
   EXPECT_EQ(spent.to_host_copies, 1u);
+  EXPECT_EQ(spent.to_host_bytes, sizeof(unsigned long long));  // the word, not Thrust's sum
   EXPECT_EQ(spent.syncs, 3u);
   EXPECT_GE(spent.allocations, 3u);  // and Thrust's temporaries, where it takes any
   EXPECT_GE(spent.allocated_bytes, 4 * sizeof(row_t) + (4 + 2 * 7) * 4 + 8);

@@ -96,6 +96,12 @@ class batch_backend {
                                   std::uint64_t seed, std::uint64_t stream,
                                   const search_limits& limits, std::vector<row_t>& board,
                                   const trace_fn& trace) = 0;
+  /// @brief Whether run() without records, once `*job.limits.stop` is set, tallies only the
+  /// runs before the first one the stop cut short or kept from starting: then the tally's runs
+  /// are the finished prefix, and a stoppable batch needs no per-run records to describe it.
+  /// The GPU drops each launch the stop reaches whole; the CPU's workers interleave, so it
+  /// needs the records.
+  virtual bool tallies_finished_prefix() const { return false; }
   /// @brief Seconds the device spent in the chain kernels during the last run() (CUDA events);
   /// 0 on the CPU, where there is no separate device time.
   virtual double kernel_seconds() const { return 0.0; }

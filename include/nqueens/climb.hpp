@@ -147,6 +147,36 @@ NQ_HD std::uint32_t squares_with_load(climber_view<Count> b, index_t col, std::i
   return count;
 }
 
+/// least_load and squares_with_load with the rows taken from `start` round to start - 1: the
+/// same least load and count (neither depends on the order). A block chain's threads start at
+/// different rows so that neighbouring lanes, P columns apart, read different shared-memory banks.
+template <class Count>
+NQ_HD std::int32_t least_load_from(climber_view<Count> b, index_t col, index_t start) {
+  const index_t n = b.n();
+  const Count* rows = b.row_count;
+  const Count* diag = &b.diag(col, 0);
+  const Count* anti = &b.anti(col, 0);
+  std::int32_t least = INT32_MAX;
+  for (index_t k = 0, row = start; k < n; ++k, row = row + 1 == n ? 0 : row + 1) {
+    const std::int32_t sum = std::int32_t{rows[row]} + diag[row] + anti[row];
+    least = sum < least ? sum : least;
+  }
+  return least;
+}
+
+template <class Count>
+NQ_HD std::uint32_t squares_with_load_from(climber_view<Count> b, index_t col, std::int32_t load,
+                                           index_t start) {
+  const index_t n = b.n();
+  const Count* rows = b.row_count;
+  const Count* diag = &b.diag(col, 0);
+  const Count* anti = &b.anti(col, 0);
+  std::uint32_t count = 0;
+  for (index_t k = 0, row = start; k < n; ++k, row = row + 1 == n ? 0 : row + 1)
+    count += std::int32_t{rows[row]} + diag[row] + anti[row] == load;
+  return count;
+}
+
 }  // namespace detail
 
 /// @brief The `pick`-th square of `col` (rows ascending) whose line load is `load`.

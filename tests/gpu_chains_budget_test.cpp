@@ -1,0 +1,99 @@
+// What thread-per-run chains and the GPU batch backend pay the host (gpu::costs), held to
+// bounds that follow from their design: no per-run record crosses back unless the caller asks
+// for it, launches follow the slices, not the runs, and a launch's global scratch is per
+// resident thread, not per run.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "kernel_tests.hpp"
+#include "kernels/chains.cuh"
+#include "kernels/gpu.hpp"
+#include "nqueens/batch.hpp"
+
+namespace nq {
+namespace {
+
+using A = local_algorithm;
+
+class GpuChainsBudget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+/// Runs `runs` of `a` on n queens on the GPU backend as the CLI does: with a stop to raise (never
+/// raised here), which once kept every run's record. Returns what the batch cost the host.
+gpu::gpu_costs stoppable_batch_costs(A a, index_t n, std::uint64_t runs, batch_tally& tally) {
+  local_search_settings settings;
+  settings.algorithm = a;
+  std::atomic<bool> stop{false};
+  batch_settings b;
+  b.runs = runs;
+  b.seed = 3;
+  b.limits.stop = &stop;
+  b.tally = &tally;
+  const auto backend = gpu::make_gpu_backend();
+  const gpu::gpu_costs before = gpu::costs();
+  const batch_stats stats = run_batch(n, settings, b, *backend);
+  EXPECT_EQ(stats.runs, runs);
+  return gpu::costs() - before;
+}
+
+// A launch of the backend brings back its distinct (solved, steps) keys and their run counts,
+// 8 bytes each, and nothing per run: 16 bytes a distinct key a launch (this batch is one
+// launch). A record is 40 bytes a run (a stop alone once made the controller keep them, the
+// bound of hc n=8 on an H200, 2.3e7 runs/s).
+TEST_F(GpuChainsBudget, AStoppableBatchBringsBackNoRecordPerRun) {
+  constexpr std::uint64_t runs = 20'000;
+  batch_tally tally;
+  const gpu::gpu_costs spent = stoppable_batch_costs(A::hc, 8, runs, tally);
+  const std::uint64_t distinct = tally.success.counts().size() + tally.failure.counts().size();
+  EXPECT_LE(spent.to_host_bytes, 16 * distinct) << distinct << " distinct keys";
+  EXPECT_LE(spent.to_host_copies, 2u);
+}
+
+// A stoppable batch's slice (2^20 runs) is one launch of the backend, whatever the runs in it.
+TEST_F(GpuChainsBudget, AStoppableSliceIsOneLaunch) {
+  const std::uint64_t runs = test::device_or_host(std::uint64_t{1} << 20, std::uint64_t{5000});
+  batch_tally tally;
+  const gpu::gpu_costs spent = stoppable_batch_costs(A::hc, 4, runs, tally);
+  EXPECT_EQ(spent.launches, 1u);
+  EXPECT_LE(spent.to_host_copies, 2u);
+}
+
+// A stop drops the launch it reaches, so above 32 queens, where runs are long, a launch holds
+// no more runs than a board each would fit in 2 GiB of scratch (at 1,000 queens, 153,391).
+TEST_F(GpuChainsBudget, ALaunchAboveThirtyTwoQueensHoldsWhatAStopMayDrop) {
+  for (const index_t n : {33, 1000, 10'000}) {
+    const std::uint64_t most = cuda::max_chains_per_launch(n);
+    EXPECT_GE(most, 1u);
+    EXPECT_LE(most * cuda::scratch_per_chain(n), std::uint64_t{2} << 30) << "n=" << n;
+  }
+  EXPECT_EQ(cuda::max_chains_per_launch(32), std::uint64_t{1} << 24);
+}
+
+// Persistent threads reuse their scratch for each run they take: a launch above 32 queens
+// allocates its outcomes, its run counter and at most one board a resident thread (2,048 an
+// SM), however many runs it holds; it once took one board a run.
+TEST_F(GpuChainsBudget, ScratchIsPerResidentThreadNotPerRun) {
+  constexpr index_t n = 40;
+  // More runs than resident threads, on a device (2,048 an SM) and in the host execution.
+  const std::uint64_t runs = test::device_or_host(std::uint64_t{1} << 20, std::uint64_t{8192});
+  local_search_settings settings;
+  settings.algorithm = A::sa;
+  const std::uint64_t resident = std::uint64_t{gpu::make_gpu_backend()->workers()} * 2048;
+  const gpu::gpu_costs before = gpu::costs();
+  const auto outcomes = gpu::run_thread_chains(n, settings, 5, 0, runs, {.max_steps = 1});
+  const gpu::gpu_costs spent = gpu::costs() - before;
+  ASSERT_EQ(outcomes.size(), runs);
+  const std::uint64_t bound = runs * sizeof(chain_outcome) + sizeof(unsigned long long) +
+                              std::min(runs, resident) * cuda::scratch_per_chain(n);
+  EXPECT_LE(spent.allocated_bytes, bound);
+}
+
+}  // namespace
+}  // namespace nq
