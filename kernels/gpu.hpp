@@ -163,6 +163,10 @@ solve_result solve_placement(index_t n, const placement_settings& settings);
 /// leaves, or the host's available memory). Throws cuda_error when the GPU fails.
 std::uint64_t device_free_bytes();
 
+/// @brief Streaming multiprocessors of `device` (1 in the host execution). Throws cuda_error
+/// when the GPU fails.
+unsigned multiprocessor_count(int device = 0);
+
 /// @brief Whether gpu::solve_lattice takes n queens: n has a lattice split, or n <=
 /// lattice_max_whole_search (solved whole on one GPU thread).
 bool has_lattice(index_t n);
@@ -181,7 +185,8 @@ struct lattice_gpu_result {
 };
 
 /// @brief The lattice (lattice.hpp) on the GPU: one thread per class runs the CPU's sub-board
-/// search from the same stream, so the board is solve_lattice's for the same (seed, n), step
+/// search from the same stream (a warp to itself while the classes in flight are at most 16
+/// warps an SM, so that they spread over the SMs), so the board is solve_lattice's for the same (seed, n), step
 /// counts included. The board stays on the device, is checked there, and is copied back when
 /// `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
 /// settings.threads). A stop or time limit raises a flag each search reads every
