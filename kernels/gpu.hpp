@@ -186,9 +186,9 @@ struct lattice_gpu_result {
 
 /// @brief The lattice (lattice.hpp) on the GPU: one thread per class runs the CPU's sub-board
 /// search from the same stream (a warp to itself while the classes in flight are at most 16
-/// warps an SM, so that they spread over the SMs), so the board is solve_lattice's for the same (seed, n), step
-/// counts included. The board stays on the device, is checked there, and is copied back when
-/// `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
+/// warps an SM, so that they spread over the SMs), so the board is solve_lattice's for the same
+/// (seed, n), step counts included. The board stays on the device, is checked there, and is copied
+/// back when `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
 /// settings.threads). A stop or time limit raises a flag each search reads every
 /// qs4_poll_interval steps; classes not started then keep their rows in order, and the pairs
 /// of a board left unsolved are not counted (`pairs_counted` false; copied back only when
