@@ -115,9 +115,13 @@ struct count_frame_pieces {
 #endif
     }
     if (!may_take) return lane_turn::waited;
-    // Before each take too: a lane that starts after the stop (the host execution runs its
-    // lanes one after another) ends at once, not count_stop_interval turns later.
+#if !defined(__CUDA_ARCH__)
+    // Before each take too, in the host execution only: a lane that starts after the stop (it
+    // runs its lanes one after another) ends at once, not count_stop_interval turns later. On
+    // the device the flag is mapped host memory, a PCIe read on a path each lane runs alone;
+    // the check every count_stop_interval turns ends its lanes in time.
     if (stop_raised(stop)) return lane_turn::ended;
+#endif
     const unsigned i = atomic_add(next, 1u);
     if (i >= count) return lane_turn::ended;
     const frame_piece piece = pieces[i];
@@ -303,7 +307,9 @@ frame_counter::frame_counter(int n, int depth, int device) {
   impl_->device = device;
   impl_->depth = depth < 0 ? frame_piece_depth(n) : depth;
   impl_->frames = *nq::detail::oriented_frames(n);  // oriented once for every device
-  impl_->stack_levels = frame_walk_stack_levels(n, impl_->depth);
+  // split_frame cuts a frame a rotation fixes no deeper than max_path_levels: its pieces'
+  // parents start there at the deepest.
+  impl_->stack_levels = frame_walk_stack_levels(n, std::min(impl_->depth, max_path_levels));
   impl_->shared_bytes = std::size_t{cuda::frame_block} * sizeof(std::uint32_t) *
                         static_cast<std::size_t>(frame_lane_words(n, impl_->stack_levels));
 }
@@ -337,7 +343,6 @@ void frame_counter::count(
   impl_->stats.pieces = pieces.size();
   impl_->stats.whole_frames = static_cast<std::uint64_t>(
       std::count_if(pieces.begin(), pieces.end(), [](const frame_piece& p) { return p.whole(); }));
-  impl_->stats.blocks = impl_->blocks;
   // Frames with no live node at the piece depth are done before anything runs.
   std::vector<std::uint32_t> waiting;
   std::vector<finished_subproblem> batch;
@@ -361,17 +366,23 @@ void frame_counter::count(
   cuda::mapped_buffer<count_tally> tallies(count);
   cuda::mapped_buffer<unsigned> done(count), stop_flag(1);
   cuda::lockstep_tally lockstep;
+  // A lockstep play (host execution, budget tests) in one block: its idle turns then depend on
+  // the warps' schedule alone, not on how many blocks the host's threads start before the
+  // pieces run out.
+  const gpu::frame_lane_play play = host_lane_play.load();
+  const unsigned blocks = play == gpu::frame_lane_play::threads ? impl_->blocks : 1;
+  impl_->stats.blocks = blocks;
   cuda::cuda_event start, end;
   start.record();
   cuda::launch_blocks<cuda::frame_block>(
-      "count_frame_pieces", impl_->blocks, impl_->shared_bytes,
+      "count_frame_pieces", blocks, impl_->shared_bytes,
       cuda::count_frame_pieces{
           impl_->n, reinterpret_cast<const nq::detail::canonical_frame*>(base + at.frames),
           reinterpret_cast<const frame_piece*>(base + at.pieces),
           static_cast<std::uint32_t>(pieces.size()), reinterpret_cast<unsigned*>(base + at.next),
           reinterpret_cast<unsigned long long*>(base + at.sums),
           reinterpret_cast<unsigned*>(base + at.remaining), tallies.device(), done.device(),
-          stop_flag.device(), impl_->stack_levels, host_lane_play.load(), &lockstep});
+          stop_flag.device(), impl_->stack_levels, play, &lockstep});
   try {
     end.record();
     for (bool raised = false;;) {

@@ -17,9 +17,10 @@
 namespace nq {
 
 /// @brief Stack levels a walk of the pieces split_frame cuts at `depth` needs: a piece at free
-/// row `base` has parents at levels base .. levels - 3, and either base = depth or it has none
-/// (base = levels - 2); a valid frame has at most n - 3 free rows (at most one corner queen, so
-/// at least one side queen holds an inner row). At least 1.
+/// row `base` has parents at levels base .. levels - 3, and base is at least `depth` or it has
+/// none (base = levels - 2); a valid frame has at most n - 3 free rows (at most one corner
+/// queen, so at least one side queen holds an inner row). At least 1. Pass a frame a rotation
+/// fixes at min(depth, max_path_levels): split_frame cuts those no deeper.
 NQ_HD constexpr int frame_walk_stack_levels(int n, int depth) {
   return n - 5 - depth > 1 ? n - 5 - depth : 1;
 }
