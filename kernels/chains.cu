@@ -113,8 +113,9 @@ struct scratch_chains {
 /// than `most`.
 template <class Body>
 unsigned persistent_blocks(const Body& body, std::uint64_t count, std::uint64_t most) {
-  const std::uint64_t blocks = std::min<std::uint64_t>(
-      {grid_size(count, chain_block, max_grid_blocks), resident_blocks(chain_block, body), most});
+  const std::uint64_t blocks =
+      std::min<std::uint64_t>({grid_size(count, chain_block, max_grid_blocks),
+                               resident_grid_blocks(chain_block, body), most});
   return static_cast<unsigned>(std::max<std::uint64_t>(1, blocks));
 }
 

@@ -2,6 +2,7 @@
 #include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/gpu.hpp"
+#include "kernels/runtime.cuh"
 
 #if !defined(__CUDACC__)
 #include <atomic>
@@ -12,6 +13,8 @@
 #endif
 
 namespace nq::gpu {
+
+unsigned multiprocessor_count(int device) { return cuda::multiprocessors(device); }
 
 gpu_costs costs() {
   const cuda::detail::cost_tally& tally = cuda::detail::costs();

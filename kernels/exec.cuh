@@ -14,6 +14,7 @@
 // the same branch, reading only shared state and block-wide results). Values a thread keeps
 // across phases live in per_thread<T, Block::copies>.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -229,7 +230,7 @@ class block_context {
 /// holds at once: the occupancy calculator's count an SM (registers, local memory) times the
 /// SMs. In the host execution, 2,048 threads' worth (an SM of ours at full occupancy).
 template <class Body>
-unsigned resident_blocks(unsigned threads, const Body&) {
+unsigned resident_grid_blocks(unsigned threads, const Body&) {
 #if defined(__CUDACC__)
   int device = 0, per_sm = 0;
   NQ_CUDA_TRY(cudaGetDevice(&device));
@@ -295,6 +296,37 @@ void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, 
       body(block, *state);
     });
   });
+#endif
+}
+
+/// Shared memory one SM of ours offers its blocks (228 KiB on sm_90), the runtime's reserve
+/// per block, and the threads and blocks an SM holds at most: the host execution's stand-in
+/// for the occupancy calculator (resident_blocks).
+inline constexpr std::size_t host_sm_shared_bytes = 228 * 1024;
+inline constexpr std::size_t host_block_reserved_shared = 1024;
+inline constexpr unsigned host_sm_threads = 2048, host_sm_blocks = 32;
+
+/// Blocks of Body (Threads threads, `shared_bytes` of dynamic shared memory) one multiprocessor
+/// of the current device holds at once, registers, shared memory and thread limits together
+/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, at least 1). The host execution, which has
+/// no registers to count, stands in with the shared memory and thread limits of an sm_90 SM.
+template <unsigned Threads, class Body>
+unsigned resident_blocks(std::size_t shared_bytes) {
+#if defined(__CUDACC__)
+  if (shared_bytes > 0)  // the opt-in launch_blocks gives, or past 48 KiB the answer is 0
+    NQ_CUDA_TRY(cudaFuncSetAttribute(block_kernel<Threads, Body>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(shared_bytes)));
+  int blocks = 0;
+  NQ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, block_kernel<Threads, Body>, static_cast<int>(Threads), shared_bytes));
+  return blocks > 0 ? static_cast<unsigned>(blocks) : 1u;
+#else
+  const std::size_t per_block =
+      shared_bytes + sizeof(typename Body::shared_state) + host_block_reserved_shared;
+  const std::size_t by_shared = host_sm_shared_bytes / per_block;
+  const std::size_t cap = std::min<std::size_t>(host_sm_threads / Threads, host_sm_blocks);
+  return static_cast<unsigned>(std::clamp<std::size_t>(by_shared, 1, cap));
 #endif
 }
 

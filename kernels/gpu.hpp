@@ -178,6 +178,10 @@ solve_result solve_placement(index_t n, const placement_settings& settings,
 /// leaves, or the host's available memory). Throws cuda_error when the GPU fails.
 std::uint64_t device_free_bytes();
 
+/// @brief Streaming multiprocessors of `device` (1 in the host execution). Throws cuda_error
+/// when the GPU fails.
+unsigned multiprocessor_count(int device = 0);
+
 /// @brief Whether gpu::solve_lattice takes n queens: n has a lattice split, or n <=
 /// lattice_max_whole_search (solved whole on one GPU thread).
 bool has_lattice(index_t n);
@@ -196,9 +200,10 @@ struct lattice_gpu_result {
 };
 
 /// @brief The lattice (lattice.hpp) on the GPU: one thread per class runs the CPU's sub-board
-/// search from the same stream, so the board is solve_lattice's for the same (seed, n), step
-/// counts included. The board stays on the device, is checked there, and is copied back when
-/// `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
+/// search from the same stream (a warp to itself while the classes in flight are at most 16
+/// warps an SM, so that they spread over the SMs), so the board is solve_lattice's for the same
+/// (seed, n), step counts included. The board stays on the device, is checked there, and is copied
+/// back when `copy_board` or when it is no solution (whose pairs are then counted on the CPU with
 /// settings.threads). A stop or time limit raises a flag each search reads every
 /// qs4_poll_interval steps; classes not started then keep their rows in order, and the pairs
 /// of a board left unsolved are not counted (`pairs_counted` false; copied back only when
@@ -244,19 +249,40 @@ class subproblem_counter {
 /// the resident threads of a GPU, so that the smallest frames' pieces make a short tail.
 inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 1 : 2; }
 
-/// @brief What a frame count on the GPU did, for measurements.
+/// @brief What a frame count on the GPU did, for measurements. The lane figures are counted
+/// only when the host execution plays the lanes in lockstep (set_host_frame_lanes); else 0.
 struct frame_count_stats {
-  std::uint64_t pieces = 0;        ///< pieces of the last count
-  std::uint64_t whole_frames = 0;  ///< of them, frames searched whole (fewer than two free rows)
+  std::uint64_t pieces = 0;           ///< pieces of the last count
+  std::uint64_t whole_frames = 0;     ///< of them, frames searched whole (fewer than two free rows)
+  std::uint64_t blocks = 0;           ///< blocks of the launch (resident at once on the device)
+  std::uint64_t lane_steps = 0;       ///< turns lanes worked: a node tried or a piece taken
+  std::uint64_t idle_lane_steps = 0;  ///< turns a lane sat idle while its warp worked
+  std::uint64_t warps = 0;            ///< warps that took a piece
+  std::uint64_t longest_piece_steps = 0;  ///< turns of the longest piece (its nodes tried)
 };
+
+/// @brief How the host execution plays the frame counter's lanes (a device always runs them
+/// as threads): `threads`, each lane's loop to its end, one after another (the default);
+/// `lockstep`, a phase per iteration, every lane one turn, counting per warp of 32 the turns a
+/// lane sits idle while another works (frame_count_stats), as a SIMT warp would; `warp_fetch`,
+/// the same, but a lane takes a piece only once its whole warp has finished theirs: the
+/// schedule of a nested loop (take a piece, search it to its end), which lanes leave at the
+/// warp's largest piece. Lockstep plays are slow: for tests of the schedule, on small boards.
+enum class frame_lane_play : std::uint8_t { threads, lockstep, warp_fetch };
+
+/// @brief In the host execution, how frame counts play their lanes from now on; returns true.
+/// A CUDA build runs them on its device: it changes nothing and returns false.
+bool set_host_frame_lanes(frame_lane_play play);
 
 /// @brief Counts canonical frames on the GPU: the CPU's subproblems (split "frames", the same
 /// index for the same frame, the same tallies), so a checkpoint moves between the CPU and the
 /// GPU. Each frame is cut into pieces (frame_pieces.hpp), frames biggest first with a frame's
-/// pieces together, and one persistent launch pulls them from one atomic counter; a thread's search
-/// stack sits in shared memory and the last free row is counted by popcount. A frame is reported
-/// once its last piece is done, while the launch runs; a stop flag ends every thread within
-/// count_stop_interval nodes. Throws cuda_error when the GPU fails.
+/// pieces together, and one persistent launch (every SM as full as its registers and shared
+/// memory allow) pulls them from one atomic counter; each thread runs one flat loop that tries a
+/// node or takes the next piece (frame_walk.hpp), its stack in shared memory, and the last free
+/// row is counted by popcount. A count uploads its frames and pieces in one copy. A frame is
+/// reported once its last piece is done, while the launch runs; a stop flag ends every thread
+/// within count_stop_interval nodes. Throws cuda_error when the GPU fails.
 class frame_counter {
  public:
   /// @brief For n in 4..32, on `device`; `depth` < 0 means frame_piece_depth(n). One counter

@@ -22,7 +22,14 @@
 namespace nq::cuda {
 namespace {
 
-constexpr unsigned block_threads = 64;  // few threads, each with a long, memory-bound search
+/// One warp a block: few threads, each a long chain of dependent loads, so blocks (and the SMs
+/// they land on) are what spreads the classes over the device.
+constexpr unsigned block_threads = 32;
+/// A class has a warp to itself while the classes in flight fit this many warps an SM (all
+/// resident at once at 72 registers a thread: 28 warps of 32 an SM), so that its search shares
+/// neither an SM's issue slots nor a warp's branches with another class; past that, one thread
+/// each (the board is the same either way: one thread runs each class).
+constexpr index_t warps_per_sm_for_classes = 16;
 /// Most classes in flight: 2^16 workspaces of 65,536 queens are 36 GB.
 constexpr index_t max_slots = index_t{1} << 16;
 
@@ -50,18 +57,21 @@ struct flag_stop {
   NQ_HD bool operator()() const { return stop_raised(flag); }
 };
 
-/// Classes first..first+count-1, one thread each. A class the flag finds raised at its start is
-/// not searched: its rows stay in order, as on the CPU. Totals: steps, restarts, unsolved.
+/// Classes first..first+count-1, one thread each, the first of `lanes` (1 or a warp: the
+/// grid's threads are a multiple of it, so a thread's place in its group never changes). A
+/// class the flag finds raised at its start is not searched: its rows stay in order, as on the
+/// CPU. Totals: steps, restarts, unsolved.
 struct solve_classes {
   row_t* board;
   const index_t* row_class;
   slot_space space;
-  index_t n, classes, wide, first, count;
+  index_t n, classes, wide, first, count, lanes;
   std::uint64_t seed, max_steps;
   const unsigned* flag;
   unsigned long long* totals;
   NQ_HD void operator()(thread_id id) const {
-    for (index_t t = id.global(); t < count; t += id.grid_threads()) {
+    if (id.global() % lanes != 0) return;
+    for (index_t t = id.global() / lanes; t < count; t += id.grid_threads() / lanes) {
       const index_t a = first + t, m = n / classes + (a < wide ? 1 : 0);
       const qs4_view v = space.view(t, m);
       qs4_state state;
@@ -149,6 +159,7 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
   out.slots = static_cast<index_t>(std::min<std::uint64_t>({w, max_slots, fit}));
   if (slots) out.slots = std::min(out.slots, slots);
 
+  const index_t sms = multiprocessors(current_device());
   device_buffer<row_t> board(n);
   device_buffer<index_t> row_class(w);
   device_buffer<unsigned long long> totals(4);  // steps, restarts, unsolved, clashes
@@ -180,9 +191,10 @@ lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, 
     for (index_t first = 0; first < w; first += out.slots) {
       if (!stopped && must_stop()) raise_flag(flag.host()), stopped = true;
       const index_t count = std::min(out.slots, w - first);
+      const index_t lanes = count <= warps_per_sm_for_classes * sms ? block_threads : 1;
       launch_threads(
-          "lattice_classes", grid_size(count, block_threads), block_threads,
-          solve_classes{board.data(), row_class.data(), laid, n, w, plan.wide, first, count,
+          "lattice_classes", grid_size(count * lanes, block_threads), block_threads,
+          solve_classes{board.data(), row_class.data(), laid, n, w, plan.wide, first, count, lanes,
                         settings.seed, lim.max_steps, flag.device(), totals.data()});
       // Raises the flag for a stop or the time limit while the launch runs.
       while (!stream_idle()) {

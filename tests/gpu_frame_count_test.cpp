@@ -76,7 +76,7 @@ TEST_F(GpuFrameCount, EveryFrameMatchesTheCpu) {
     for (const auto& frame : frames) expected.push_back(*detail::count_frame(n, frame, cpu));
     std::vector<std::uint32_t> all(frames.size());
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-    for (const int depth : {0, gpu::frame_piece_depth(n), 3}) {
+    for (const int depth : {0, gpu::frame_piece_depth(n), 3, 8}) {  // 8: past max_path_levels
       gpu::frame_counter device(n, depth);
       ASSERT_EQ(device.frames(), frames.size());
       const auto tallies = device.count(all);

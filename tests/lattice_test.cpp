@@ -304,5 +304,28 @@ TEST(Lattice, MemoryStaysNearFourBytesAQueen) {
   EXPECT_GE(lattice_memory_bytes(whole, 2), 400u);
 }
 
+// Where --device auto takes the GPU for the lattice (lattice_fills_gpu): from 64 classes a CPU
+// thread, and one per SM. At 10^6 queens (13 classes) the CPU whatever the machine; at 10^8
+// (1,507) the GPU beside 16 CPU threads but not beside 64; at 10^9 (15,625) beside 64 too, and
+// not on a GPU of more SMs than classes.
+TEST(LatticeDevice, AutoTakesTheGpuOnlyWithClassesToFillIt) {
+  EXPECT_EQ(plan_lattice(1000000, 1).classes, 13u);
+  EXPECT_EQ(plan_lattice(100000000, 1).classes, 1507u);
+  EXPECT_EQ(plan_lattice(1000000000, 1).classes, 15625u);
+  EXPECT_FALSE(lattice_fills_gpu(1000000, 132, 1));
+  EXPECT_FALSE(lattice_fills_gpu(10000000, 132, 16));
+  EXPECT_TRUE(lattice_fills_gpu(100000000, 132, 16));
+  EXPECT_FALSE(lattice_fills_gpu(100000000, 132, 64));
+  EXPECT_TRUE(lattice_fills_gpu(1000000000, 132, 64));
+  EXPECT_FALSE(lattice_fills_gpu(1000000000, 20000, 1));
+  // The boundary: exactly 64 classes a thread takes the GPU, one fewer does not.
+  const index_t w = plan_lattice(100000000, 1).classes;
+  EXPECT_TRUE(lattice_fills_gpu(100000000, 1, static_cast<unsigned>(w / 64)));
+  EXPECT_FALSE(lattice_fills_gpu(100000000, 1, static_cast<unsigned>(w / 64 + 1)));
+  // A board solved whole is one class: never the GPU for auto.
+  EXPECT_EQ(plan_lattice(100, 1).classes, 1u);
+  EXPECT_FALSE(lattice_fills_gpu(100, 1, 1));
+}
+
 }  // namespace
 }  // namespace nq

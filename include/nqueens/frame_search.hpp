@@ -32,23 +32,32 @@ struct frame_search {
   std::uint32_t allowed[max_count_n] = {};  ///< open columns per level
 };
 
+/// @brief Row r's open columns once the queens of `f` are placed (each frame queen's column
+/// and diagonals struck, and the border columns), and whether a frame queen stands in it. A
+/// corner queen is two of the four side queens; striking its lines twice changes nothing.
+/// Precondition: f is a valid frame, 4 <= n <= 32, 0 <= r < n.
+NQ_HD constexpr std::uint32_t frame_row_open(int n, const frame& f, int r, bool& held) {
+  const int queen_row[4] = {0, n - 1, f.left, f.right};
+  const int queen_col[4] = {f.top, f.bottom, 0, n - 1};
+  const std::uint32_t board = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
+  std::uint32_t open = board & ~(1u | 1u << (n - 1));
+  held = false;
+  for (int i = 0; i < 4; ++i) {
+    const int distance = r - queen_row[i], col = queen_col[i];
+    held |= distance == 0;
+    open &= ~(1u << col);
+    if (col + distance >= 0 && col + distance < n) open &= ~(1u << (col + distance));
+    if (col - distance >= 0 && col - distance < n) open &= ~(1u << (col - distance));
+  }
+  return open;
+}
+
 /// @brief The search for the completions of `f`. Precondition: f is a valid frame, 4 <= n <= 32.
 NQ_HD constexpr frame_search prepare_frame_search(int n, const frame& f) {
-  int queen_row[4] = {}, queen_col[4] = {};
-  const int queens = frame_queens(n, f, queen_row, queen_col);
-  const std::uint32_t board = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
-  const std::uint32_t inner = board & ~(1u | 1u << (n - 1));
   frame_search s;
   for (int r = 1; r < n - 1; ++r) {
-    std::uint32_t open = inner;
     bool held = false;
-    for (int i = 0; i < queens; ++i) {
-      const int distance = r - queen_row[i], col = queen_col[i];
-      held |= distance == 0;
-      open &= ~(1u << col);
-      if (col + distance >= 0 && col + distance < n) open &= ~(1u << (col + distance));
-      if (col - distance >= 0 && col - distance < n) open &= ~(1u << (col - distance));
-    }
+    const std::uint32_t open = frame_row_open(n, f, r, held);
     if (held) continue;
     s.row[s.levels] = static_cast<std::uint8_t>(r);
     s.allowed[s.levels] = open;

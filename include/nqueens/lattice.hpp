@@ -53,6 +53,25 @@ lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board = 0);
 /// themselves, and takes every class to distinct diagonals and antidiagonals mod W.
 bool lattice_plan_is_valid(const lattice_plan& plan);
 
+/// @brief How many times longer a sub-board search takes on one GPU thread than on a CPU
+/// core, as estimated in docs/gpu-costs.md (an estimate, not a measurement): each QS4 step is
+/// a chain of dependent loads, about 0.3 to 0.6 us from a GPU thread's global memory against
+/// about 10 ns from a core's L2 cache, 30 to 60 times; rounded up, so that a guess keeps the CPU.
+inline constexpr index_t lattice_gpu_class_slowdown = 64;
+
+/// @brief Whether `--device auto` runs the lattice of n queens (sub-boards of `sub_board`, 0:
+/// the default) on a GPU of `multiprocessors` SMs rather than on `cpu_threads` CPU threads.
+/// Each class is one serial search, one GPU thread each, so the GPU finishes its classes in
+/// about one class's time, slowed lattice_gpu_class_slowdown times, while the CPU takes
+/// classes / cpu_threads classes' time: the GPU pays off from lattice_gpu_class_slowdown
+/// classes a CPU thread, and only with a class for every SM (a device it fills). So: classes
+/// >= max(multiprocessors, lattice_gpu_class_slowdown * cpu_threads). At 10^6 queens (13
+/// classes) that is the CPU everywhere; at 10^8 (1,507) the GPU beside up to 23 CPU threads; at
+/// 10^9 (15,625) beside up to 244. An estimate, to be checked against device timings
+/// (docs/gpu-costs.md).
+bool lattice_fills_gpu(index_t n, unsigned multiprocessors, unsigned cpu_threads,
+                       index_t sub_board = 0);
+
 /// @brief Peak bytes the lattice solver allocates for plan.n queens on `threads` threads (0:
 /// every core): the board, and each thread's sub-boards and their search (or min-conflicts').
 std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads);

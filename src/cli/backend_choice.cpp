@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <thread>
 
 #include "core/memory.hpp"
 #include "nqueens/error.hpp"
@@ -92,6 +94,15 @@ solve_result solve_placement_on(const std::string& device, index_t n,
   return solve_placement(n, settings, progress);
 }
 
+#if NQ_WITH_CUDA
+namespace {
+/// The CPU threads a lattice run would take (0 in the settings: every core).
+unsigned cpu_threads(const placement_settings& settings) {
+  return settings.threads ? settings.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+}  // namespace
+#endif
+
 solve_result solve_lattice_on(const std::string& device, index_t n,
                               const placement_settings& settings, bool copy_board,
                               std::string& note, const progress_fn& progress, std::string& used,
@@ -107,6 +118,15 @@ solve_result solve_lattice_on(const std::string& device, index_t n,
     why = "n=" + std::to_string(n) + " has no lattice split, and the GPU solves whole boards of " +
           "at most " + std::to_string(lattice_max_whole_search) + " queens";
     if (device == "gpu") throw usage_error(why);
+  } else if (const unsigned sms = gpu::multiprocessor_count(), threads = cpu_threads(settings);
+             device == "auto" && !lattice_fills_gpu(n, sms, threads)) {
+    // Too few classes: the GPU would run them one thread each, slower than the CPU's cores.
+    why = "n=" + std::to_string(n) + " splits into " +
+          std::to_string(plan_lattice(n, settings.seed).classes) +
+          " sub-boards, too few for the GPU (auto takes it from " +
+          std::to_string(std::max<index_t>(sms, lattice_gpu_class_slowdown * threads)) + ": " +
+          std::to_string(lattice_gpu_class_slowdown) + " for each of the " +
+          std::to_string(threads) + " CPU threads, and one per SM)";
   } else {
     const std::uint64_t need = gpu::lattice_device_bytes(n), free = gpu::device_free_bytes();
     if (need <= free) {

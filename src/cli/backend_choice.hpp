@@ -33,7 +33,8 @@ solve_result solve_placement_on(const std::string& device, index_t n,
                                 const progress_fn& progress, std::string& used);
 
 /// Runs the lattice where `device` asks: the GPU for gpu, and for auto when one is present,
-/// runs n (gpu::has_lattice) and has the device memory; else the CPU, setting `note` to why
+/// runs n (gpu::has_lattice), has the classes to fill it (lattice_fills_gpu, against the SMs
+/// and settings.threads) and has the device memory; else the CPU, setting `note` to why
 /// (as choose_backend does). The GPU copies the board back only when `copy_board` (or when
 /// unsolved), and a board copied back is checked again on the CPU; without `copy_board`, a CPU
 /// run a stop cut short returns no board (solve_lattice's `board_wanted`). Sets `used`, and the

@@ -95,4 +95,12 @@ bool lattice_plan_is_valid(const lattice_plan& plan) {
   return plan.n % w == plan.wide;
 }
 
+bool lattice_fills_gpu(index_t n, unsigned multiprocessors, unsigned cpu_threads,
+                       index_t sub_board) {
+  // W does not depend on the seed, only the rows each class takes.
+  const index_t classes = plan_lattice(n, 1, sub_board).classes;
+  const index_t threads = std::max<index_t>(cpu_threads, 1);
+  return classes >= std::max<index_t>(multiprocessors, lattice_gpu_class_slowdown * threads);
+}
+
 }  // namespace nq

@@ -1,0 +1,113 @@
+// What a frame count on the GPU (kernels/frame_count.cu) may cost, from its design: host-side
+// operations per count (gpu::costs) that do not grow with the frames, and, in the host
+// execution's lockstep play of the lanes, the turns a lane sits idle while its warp works.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "kernel_tests.hpp"
+#include "kernels/gpu.hpp"
+#include "nqueens/count.hpp"
+#include "oeis.hpp"
+
+namespace nq {
+namespace {
+
+class GpuFrameCountBudget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  }
+  void TearDown() override { gpu::set_host_frame_lanes(gpu::frame_lane_play::threads); }
+
+  static std::vector<std::uint32_t> every_frame(const gpu::frame_counter& counter) {
+    std::vector<std::uint32_t> all(counter.frames());
+    std::iota(all.begin(), all.end(), 0u);
+    return all;
+  }
+  static std::uint64_t solutions(const std::vector<count_tally>& tallies) {
+    std::uint64_t sum = 0;
+    for (const count_tally& t : tallies) sum += t.solutions;
+    return sum;
+  }
+};
+
+// One count: one upload (the frames, pieces, pieces left per frame, zeroed sums and piece
+// counter, packed in one image), one launch that pulls every piece, nothing copied back (the
+// tallies arrive through mapped memory); blocking waits: that upload, the launch's event
+// timing and the final synchronize. Allocations: the image and three mapped buffers (tallies,
+// done flags, stop flag). None of it grows with the frames (hundreds at n = 10, thousands at
+// 13 or 16) or with the pieces.
+TEST_F(GpuFrameCountBudget, OneLaunchAndOneUploadPerCountWhateverTheFrames) {
+  for (const int n : {10, test::device_or_host(16, 13)}) {
+    gpu::frame_counter counter(n);
+    const auto all = every_frame(counter);
+    const gpu::gpu_costs before = gpu::costs();
+    const auto tallies = counter.count(all);
+    const gpu::gpu_costs spent = gpu::costs() - before;
+    ASSERT_GE(counter.stats().pieces, all.size()) << "n=" << n;
+    EXPECT_EQ(solutions(tallies), test::a000170[n - 1]) << "n=" << n;
+    EXPECT_EQ(spent.launches, 1u) << "n=" << n;
+    EXPECT_EQ(spent.to_device_copies, 1u) << "n=" << n;
+    EXPECT_EQ(spent.to_host_copies, 0u) << "n=" << n;
+    EXPECT_LE(spent.syncs, 3u) << "n=" << n;
+    EXPECT_LE(spent.allocations, 4u) << "n=" << n;
+  }
+}
+
+/// A lockstep play of n queens (host execution only): the stats, the totals checked.
+gpu::frame_count_stats play(int n, gpu::frame_lane_play how, std::uint64_t expected) {
+  EXPECT_TRUE(gpu::set_host_frame_lanes(how));
+  gpu::frame_counter counter(n);
+  std::vector<std::uint32_t> all(counter.frames());
+  std::iota(all.begin(), all.end(), 0u);
+  const auto tallies = counter.count(all);
+  std::uint64_t sum = 0;
+  for (const count_tally& t : tallies) sum += t.solutions;
+  EXPECT_EQ(sum, expected);
+  return counter.stats();
+}
+
+/// The idle turns a flat loop allows: in a warp, a lane goes idle only once its take finds no
+/// piece left; every other lane then holds at most one piece, at most `longest` node turns from
+/// its end, and takes one more turn to find none. So at most 31 lanes idle for longest + 1
+/// turns, per warp that took a piece.
+std::uint64_t flat_loop_idle_bound(const gpu::frame_count_stats& s) {
+  return s.warps * 31 * (s.longest_piece_steps + 1);
+}
+
+// n = 14 (12 under ThreadSanitizer): about 11,000 pieces (3,700) for 128 lanes a block, so
+// each lane takes many pieces, and a warp that waited at the end of every piece would sit idle
+// several times the bound (the next test). Measured at n = 14 with one block thread: 86,000
+// idle turns of 5.9 million worked, the bound 578,000.
+TEST_F(GpuFrameCountBudget, ALaneIdlesOnlyOnceThePiecesRunOut) {
+  if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
+  const int n = test::device_or_host(14, 14, 12);
+  const gpu::frame_count_stats s = play(n, gpu::frame_lane_play::lockstep, test::a000170[n - 1]);
+  ASSERT_GT(s.lane_steps, 0u) << "the count was not played in lockstep";
+  ASSERT_GT(s.pieces, 8 * 128u);
+  EXPECT_LE(s.idle_lane_steps, flat_loop_idle_bound(s))
+      << s.idle_lane_steps << " idle turns of " << s.lane_steps << " worked, " << s.warps
+      << " warps, the longest piece " << s.longest_piece_steps << " turns";
+}
+
+// The control: the schedule of a nested loop (take a piece, search it to its end, as the
+// kernel did before issue 29), where a lane takes its next piece only when its whole warp has
+// finished theirs, breaks that bound: the same count, the same pieces. Measured at n = 14:
+// 4.2 million idle turns of 5.9 million worked, 7 times the bound with one block thread, 2.4
+// times with three (more warps share the pieces: the bound grows, the idle turns do not).
+TEST_F(GpuFrameCountBudget, WarpWideTakesBreakTheFlatLoopBound) {
+  if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
+  const int n = test::device_or_host(14, 14, 12);
+  const gpu::frame_count_stats s = play(n, gpu::frame_lane_play::warp_fetch, test::a000170[n - 1]);
+  ASSERT_GT(s.lane_steps, 0u);
+  EXPECT_GT(s.idle_lane_steps, flat_loop_idle_bound(s))
+      << s.idle_lane_steps << " idle turns of " << s.lane_steps << " worked, " << s.warps
+      << " warps, the longest piece " << s.longest_piece_steps << " turns";
+}
+
+}  // namespace
+}  // namespace nq
