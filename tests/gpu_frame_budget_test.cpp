@@ -81,7 +81,7 @@ std::uint64_t flat_loop_idle_bound(const gpu::frame_count_stats& s) {
 
 // n = 14 (12 under ThreadSanitizer): about 11,000 pieces (3,700) for 128 lanes a block, so
 // each lane takes many pieces, and a warp that waited at the end of every piece would sit idle
-// several times the bound (the next test). Measured at n = 14 with one block thread: 86,000
+// several times the bound (the next test). Measured at n = 14 (one block of 4 warps): 86,000
 // idle turns of 5.9 million worked, the bound 578,000.
 TEST_F(GpuFrameCountBudget, ALaneIdlesOnlyOnceThePiecesRunOut) {
   if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
@@ -97,8 +97,9 @@ TEST_F(GpuFrameCountBudget, ALaneIdlesOnlyOnceThePiecesRunOut) {
 // The control: the schedule of a nested loop (take a piece, search it to its end, as the
 // kernel did before issue 29), where a lane takes its next piece only when its whole warp has
 // finished theirs, breaks that bound: the same count, the same pieces. Measured at n = 14:
-// 4.2 million idle turns of 5.9 million worked, 7 times the bound with one block thread, 2.4
-// times with three (more warps share the pieces: the bound grows, the idle turns do not).
+// 4.2 million idle turns of 5.9 million worked, 7 times the bound. The plays run in one block
+// (4 warps), so neither figure depends on how many host threads play the blocks (the same
+// with 1 and 3).
 TEST_F(GpuFrameCountBudget, WarpWideTakesBreakTheFlatLoopBound) {
   if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
   const int n = test::device_or_host(14, 14, 12);
