@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -172,19 +173,24 @@ pid_t rank_pid(pid_t launcher, int rank) {
 // SIGTERM to mpiexec, and to its ranks at once (what Open MPI does a second later): every rank
 // stops, rank 0 saves what finished and says how to resume; a count without MPI resumes the
 // checkpoint. n = 18, or n = 17 where the sanitizers slow it down (n = 18 would take a minute
-// to resume there).
+// to resume there). Under heavy load Open MPI may end the job before rank 0's message reaches
+// its output (the README says so; the periodic checkpoint then stands): 1 run in 50 under three
+// busy loops beside other tests. So a stop is tried up to three times, each held to everything
+// else, and the message must come in one of them.
 TEST(MpiCount, AStoppedCountResumesWithoutMpi) {
   const int stop_n = test::under_address_sanitizer() ? 17 : 18;
-  scratch_dir dir;
-  {
+  std::unique_ptr<scratch_dir> dir;
+  std::string said;
+  for (int attempt = 0; attempt < 3 && said.empty(); ++attempt) {
+    dir = std::make_unique<scratch_dir>();
     // Open MPI, signalled alone, passes the signal on 1 s later and kills the ranks 1 s after
     // that (odls_base_sigkill_timeout): a sanitizer build on the loaded 2-core CI machine once
     // needed longer to stop, and rank 0's message never came. The ranks' own stop is what is
     // tested here: they are signalled at once, and given 3 s at least before Open MPI's kill.
-    auto launcher = mpiexec(dir, 3);
+    auto launcher = mpiexec(*dir, 3);
     launcher.insert(launcher.begin() + 1, {"--mca", "odls_base_sigkill_timeout", "3"});
-    test::cli_process count(dir, count_args(stop_n, 1), "", "", 0, launcher);
-    ASSERT_GT(wait_for_progress(count, dir / "ck.json"), 0u);
+    test::cli_process count(*dir, count_args(stop_n, 1), "", "", 0, launcher);
+    ASSERT_GT(wait_for_progress(count, *dir / "ck.json"), 0u);
     for (int rank = 0; rank < 3; ++rank) {
       const pid_t pid = rank_pid(count.pid(), rank);
       ASSERT_GT(pid, 0) << "rank " << rank << " not found among mpiexec's children";
@@ -193,10 +199,11 @@ TEST(MpiCount, AStoppedCountResumesWithoutMpi) {
     count.kill(SIGTERM);
     const auto r = count.wait();
     EXPECT_NE(r.code, 0);
-    EXPECT_NE(r.err.find("run the same command to resume"), std::string::npos) << r.err;
+    ASSERT_TRUE(unfinished(*dir / "ck.json")) << "stopped too late";
+    if (r.err.find("run the same command to resume") != std::string::npos) said = r.err;
   }
-  ASSERT_TRUE(unfinished(dir / "ck.json")) << "stopped too late";
-  expect_resumed(test::run_cli(dir, count_args(stop_n, 2)), stop_n);
+  EXPECT_FALSE(said.empty()) << "rank 0 never said how to resume, in three stops";
+  expect_resumed(test::run_cli(*dir, count_args(stop_n, 2)), stop_n);
 }
 
 // A plain count's checkpoint resumed under mpiexec.
