@@ -12,7 +12,8 @@ namespace nq::cuda::detail {
 
 struct cost_tally {
   std::atomic<std::uint64_t> launches{0}, syncs{0}, to_host_copies{0}, to_host_bytes{0},
-      to_device_copies{0}, allocations{0}, allocated_bytes{0};
+      to_device_copies{0}, allocations{0}, allocated_bytes{0},
+      block_phases{0};  // the host execution's only: a device's barriers are not counted
 };
 
 /// The process's tally (every host thread, every device).

@@ -26,6 +26,7 @@ gpu_costs costs() {
   out.to_device_copies = tally.to_device_copies.load();
   out.allocations = tally.allocations.load();
   out.allocated_bytes = tally.allocated_bytes.load();
+  out.block_phases = tally.block_phases.load();
   return out;
 }
 
@@ -58,6 +59,8 @@ bool set_host_device_memory(std::uint64_t) { return false; }
 
 bool runs_in_order() { return false; }
 
+bool counts_phases() { return false; }
+
 std::uint64_t device_free_bytes() {
   std::size_t free = 0, total = 0;
   NQ_CUDA_TRY(cudaMemGetInfo(&free, &total));
@@ -87,6 +90,8 @@ std::uint64_t device_free_bytes() {
   const std::uint64_t used = cuda::detail::host_device_used.load();
   return used < memory ? memory - used : 0;
 }
+
+bool counts_phases() { return true; }
 
 bool runs_in_order() {
   const cuda::host::schedule plan = cuda::host::current_schedule();

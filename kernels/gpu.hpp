@@ -59,6 +59,10 @@ struct gpu_costs {
   std::uint64_t to_device_copies = 0;  ///< host-to-device copies
   std::uint64_t allocations = 0;       ///< device (and pinned host) allocations, Thrust's included
   std::uint64_t allocated_bytes = 0;   ///< bytes those allocations took
+  /// Phases of the blocks' bodies (each ends at a block-wide barrier: a block.each, reduction
+  /// or scan), summed over the blocks. Counted by the host execution only (counts_phases()):
+  /// what a device pays for inside a kernel, where launches and copies do not show it.
+  std::uint64_t block_phases = 0;
   friend gpu_costs operator-(gpu_costs after, const gpu_costs& before) {
     after.launches -= before.launches;
     after.syncs -= before.syncs;
@@ -67,12 +71,17 @@ struct gpu_costs {
     after.to_device_copies -= before.to_device_copies;
     after.allocations -= before.allocations;
     after.allocated_bytes -= before.allocated_bytes;
+    after.block_phases -= before.block_phases;
     return after;
   }
 };
 
 /// @brief The costs counted so far (gpu_costs).
 gpu_costs costs();
+
+/// @brief Whether gpu_costs::block_phases is counted: true in the host execution, false on a
+/// device.
+bool counts_phases();
 
 /// @brief Whether launches run their blocks, and phases their threads, one at a time in order:
 /// the host execution's forward schedule on one host thread (NQ_HOST_ORDER, NQ_HOST_BLOCK_THREADS;

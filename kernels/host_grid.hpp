@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "kernels/costs.cuh"
 #include "kernels/host_fibers.hpp"
 #include "kernels/host_schedule.hpp"
 
@@ -124,6 +125,9 @@ class block_run {
  public:
   block_run(const char* kernel, const schedule& plan, unsigned block, block_fibers& fibers)
       : kernel_(kernel), plan_(plan), block_(block), fibers_(fibers) {}
+  ~block_run() { cuda::detail::count_cost(cuda::detail::costs().block_phases, phase_); }
+  block_run(const block_run&) = delete;
+  block_run& operator=(const block_run&) = delete;
 
   unsigned index() const { return block_; }
 

@@ -1,9 +1,11 @@
-// Budgets of whole-grid ga and beam (gpu::costs): a run of 2G generations against one of G,
+// Budgets of ga and beam (gpu::costs): a run of 2G generations against one of G,
 // so that what the run pays once cancels and what is left is G generations' worth. Every
 // run here is one that cannot be solved in 2G generations (checked), so both run to max_steps.
 // Skipped without a CUDA device (run by host_kernel_test in the host execution).
 
 #include <gtest/gtest.h>
+
+#include <bit>
 
 #include "kernels/gpu.hpp"
 #include "population_grid_checks.hpp"
@@ -119,6 +121,47 @@ TEST_F(GpuBeamBudget, KeepingKTakesNoMemoryPerSuccessorBeyondItsKey) {
   const std::uint64_t beams = 2 * width * (n * sizeof(row_t) + (5 * n - 2) * 2 + 4);
   const std::uint64_t per_width = 64 * 1024 + 64 * width;  // select state, sort temporaries
   EXPECT_LE(spent.allocated_bytes, 8 * successors + beams + per_width);
+}
+
+/// Block phases (barriers) G more generations of one block-per-run beam take (as above).
+std::uint64_t block_phases_of_g_generations(index_t n, std::uint32_t width) {
+  auto settings = beam(false);
+  settings.beam.width = width;
+  const auto spend = [&](std::uint64_t max_steps) {
+    const gpu::gpu_costs before = gpu::costs();
+    const auto runs = gpu::run_population_runs(
+        n, settings, 7, 0, 1, {.max_steps = max_steps, .shape = gpu::population_shape::block_per_run},
+        nullptr);
+    const gpu::gpu_costs spent = gpu::costs() - before;
+    EXPECT_EQ(runs.at(0).steps, max_steps) << "the run must not end early";
+    return spent.block_phases;
+  };
+  return spend(2 * generations) - spend(generations);
+}
+
+/// Radix passes over `bits` bits, 8 a pass.
+std::uint64_t passes(unsigned bits) { return (bits + 7) / 8; }
+
+// A block beam keeps its k best of k n(n-1) successors by a radix select: per generation the
+// keys (1 phase), the select's start (1) and 4 a pass (clear, histogram, scan, find) over the
+// key's bits then the successor numbers' bits, the compaction (scan, place, rank: 3), the take
+// (1) and the summary (least, sum, record: 3): 9 + 4 passes, with passes <= ceil(64 / 8) +
+// ceil(log2(k n(n-1)) / 8): from k = 4 to k = 64 one more pass at most. Taking the k least by k
+// block-wide minima (58aadf2) took at least 2k phases: 128 at k = 64.
+TEST_F(GpuBeamBudget, KeepingKTakesBlockPhasesThatDoNotGrowWithK) {
+  if (!gpu::counts_phases()) GTEST_SKIP() << "block phases are counted by the host execution";
+  const index_t n = 3;  // no solution: every run goes to max_steps
+  std::uint64_t per_generation[2] = {};
+  const std::uint32_t widths[2] = {4, 64};
+  for (int i = 0; i < 2; ++i) {
+    const std::uint64_t successors = std::uint64_t{widths[i]} * n * (n - 1);
+    const std::uint64_t phases = block_phases_of_g_generations(n, widths[i]);
+    per_generation[i] = (phases + generations - 1) / generations;  // the select may settle early
+    EXPECT_LE(per_generation[i], 9 + 4 * (passes(64) + passes(std::bit_width(successors))))
+        << "k = " << widths[i];
+  }
+  EXPECT_LE(per_generation[1], per_generation[0] + 4)
+      << per_generation[0] << " phases a generation at k = 4";
 }
 
 }  // namespace
