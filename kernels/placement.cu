@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
-#include "core/stopwatch.hpp"
+#include "core/restarts.hpp"
 #include "kernels/gpu.hpp"
 #include "kernels/placement_pass.cuh"
 #include "kernels/runtime.cuh"
@@ -74,14 +74,14 @@ struct placement_host {
 
 /// One run: the passes of many blocks on the device, then the rest on the host, restarting
 /// until solved or stopped, as solve_placement does on the CPU (placement.cpp).
-class gpu_placement_run {
+class gpu_placement_run : nq::detail::restarts {
  public:
   gpu_placement_run(index_t n, const placement_settings& s, const gpu::placement_split& split)
-      : n_(n),
+      : restarts(s.limits),
+        n_(n),
         segments_(placement_segments(n)),
         settings_(s),
         split_(split),
-        clock_(),
         device_(n, segments_),
         host_(n, segments_),
         stop_flag_(1) {
@@ -89,23 +89,10 @@ class gpu_placement_run {
   }
 
   solve_result run() {
-    for (;; ++result_.restarts) {
-      if (attempt() || stopped_) break;
-    }
-    result_.solved = !stopped_;
-    result_.seconds = clock_.seconds();
-    return std::move(result_);
+    return run_attempts([this] { return attempt(); });
   }
 
  private:
-  bool limit_reached() {
-    const auto& lim = settings_.limits;
-    if ((lim.max_steps && result_.steps >= lim.max_steps) ||
-        (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
-        (lim.stop && lim.stop->load(std::memory_order_relaxed)))
-      stopped_ = true;
-    return stopped_;
-  }
 
   /// One try from a fresh board: true when solved.
   bool attempt() {
@@ -261,12 +248,9 @@ class gpu_placement_run {
   index_t n_, segments_;
   const placement_settings& settings_;
   gpu::placement_split split_;
-  nq::detail::stopwatch clock_;  // before the allocations, which the time limit counts
   placement_device device_;
   placement_host host_;
   mapped_buffer<unsigned> stop_flag_;
-  bool stopped_ = false;
-  solve_result result_;
 };
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "core/huge_pages.hpp"
-#include "core/stopwatch.hpp"
+#include "core/restarts.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/placement_solver.hpp"
@@ -42,10 +42,11 @@ struct placement_arrays {
 };
 
 /// One run on `threads` threads: passes, then insertion, restarting until solved or stopped.
-class placement_run {
+class placement_run : detail::restarts {
  public:
   placement_run(index_t n, const placement_settings& s, const progress_fn& progress)
-      : n_(n),
+      : restarts(s.limits),
+        n_(n),
         segments_(placement_segments(n)),
         settings_(s),
         progress_(progress),
@@ -55,23 +56,10 @@ class placement_run {
   }
 
   solve_result run() {
-    for (;; ++result_.restarts) {
-      if (attempt() || stopped_) break;
-    }
-    result_.solved = !stopped_;
-    result_.seconds = clock_.seconds();
-    return std::move(result_);
+    return run_attempts([this] { return attempt(); });
   }
 
  private:
-  bool limit_reached() {
-    const auto& lim = settings_.limits;
-    if ((lim.max_steps && result_.steps >= lim.max_steps) ||
-        (lim.time_limit > 0 && clock_.seconds() >= lim.time_limit) ||
-        (lim.stop && lim.stop->load(std::memory_order_relaxed)))
-      stopped_ = true;
-    return stopped_;
-  }
 
   /// One try from a fresh board: true when solved.
   bool attempt() {
@@ -217,9 +205,6 @@ class placement_run {
   const progress_fn& progress_;
   unsigned threads_;
   placement_arrays arrays_;
-  bool stopped_ = false;
-  detail::stopwatch clock_;
-  solve_result result_;
 };
 
 }  // namespace
