@@ -7,7 +7,7 @@
 #include <optional>
 #include <thread>
 
-#include "cli/backend_choice.hpp"
+#include "engine/device_choice.hpp"
 #include "cli/batch_report.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -39,7 +39,7 @@ struct batch_request {
   std::string output;
   bool quiet = false;
   std::vector<sweep_axis> sweep;
-  std::string device = "auto";  // cpu, gpu or auto
+  device_kind device = device_kind::any;
   std::string runs_csv;         // every run's record, when set
 };
 
@@ -208,7 +208,7 @@ batch_request parse_request(int argc, char** argv) {
   request.json = parse_text_or_json(args["format"].as<std::string>());
   request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
-  request.device = parse_device(args["device"].as<std::string>());
+  request.device = parse_device_kind(args["device"].as<std::string>());
   if (args.count("runs-csv")) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
     request.runs_csv = file_option(args, "runs-csv");
@@ -440,7 +440,7 @@ std::string no_solution(const batch_request& request) {
 /// why --device auto took the CPU.
 std::unique_ptr<batch_backend> prepare(const batch_request& request, std::string& note) {
   check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
-  return choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
+  return engine::choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
                         note);
 }
 

@@ -48,9 +48,6 @@ std::uint64_t visit_solutions(int argc, char** argv,
                               const std::function<bool(std::span<const row_t>)>& visit,
                               const std::atomic<bool>* stop);
 int run_count(int argc, char** argv);
-/// The JSON record `nqueens count -f json` with argv prints; `*stop` (when not null) stops the
-/// count early, saving its checkpoint; "complete" is then false.
-nlohmann::ordered_json count_record(int argc, char** argv, const std::atomic<bool>* stop);
 int run_batch_command(int argc, char** argv);
 /// What `nqueens batch -f json` with argv prints: one record, or a sweep's array of them.
 /// `*stop` (when not null) ends the runs early; the result is then meaningless. A board

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/backend_choice.hpp"
+#include "engine/device_choice.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
@@ -50,7 +50,7 @@ struct solve_request {
   std::string trace;
   std::uint64_t chains = 0;      // --chains C: C chains in parallel; 0: one chain, no backend
   std::uint64_t chain = 0;       // the stream of the (single) chain to run
-  std::string device = "cpu";    // where --chains (or parallel) run
+  device_kind device = device_kind::cpu;  // where --chains (or parallel) run
   unsigned threads = 0;          // parallel: worker threads; 0: every core
   bool format_given = false;     // -f or -o on the command line
   shell_solve* shell = nullptr;  // set when the shell's run drives solve
@@ -191,7 +191,7 @@ solve_request parse_request(int argc, char** argv) {
     request.threads = static_cast<unsigned>(threads);
   }
   if (is_threaded(request) && args.count("device")) {
-    request.device = parse_device(args["device"].as<std::string>());
+    request.device = parse_device_kind(args["device"].as<std::string>());
     // parallel and lattice take no chain options and write no trace.
     for (const char* option : {"chains", "chain"})
       if (args.count(option))
@@ -215,7 +215,7 @@ solve_request parse_request(int argc, char** argv) {
   }
   if (args.count("chain")) request.chain = parse_whole("--chain", args["chain"].as<std::string>());
   if (args.count("device")) {
-    request.device = parse_device(args["device"].as<std::string>());
+    request.device = parse_device_kind(args["device"].as<std::string>());
     if (!request.chains) request.chains = 1;
   }
   if (args.count("trace")) {
@@ -240,7 +240,7 @@ std::uint64_t memory_needed(const solve_request& request) {
     const std::uint64_t cpu =
         lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads);
     const std::uint64_t gpu = request.n * sizeof(row_t) + verify_memory_bytes(request.n);
-    return (request.device == "cpu" ? cpu : std::max(cpu, gpu)) + (std::uint64_t{8} << 20);
+    return (request.device == device_kind::cpu ? cpu : std::max(cpu, gpu)) + (std::uint64_t{8} << 20);
   }
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
@@ -305,7 +305,7 @@ solve_result run_algorithm(const solve_request& request, progress_line& progress
 /// and trace (see solve_chains): exactly what `--chain I` gives on the CPU.
 solve_result run_chains(solve_request& request, trace_writer* trace, chain_report& report) {
   const auto backend =
-      choose_backend(request.device, request.local_settings, request.n, 0, report.note);
+      engine::choose_backend(request.device, request.local_settings, request.n, 0, report.note);
   report.device = backend->device();
   report.device_name = backend->device_name();
   chains_settings settings;
@@ -561,9 +561,9 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       // something shows or writes it.
       const bool copy_board = shell || request.format != solve_format::summary;
       result = is_lattice(request)
-                   ? solve_lattice_on(request.device, request.n, settings, copy_board, report.note,
+                   ? engine::solve_lattice_on(request.device, request.n, settings, copy_board, report.note,
                                       show, report.device, &report.kernel_seconds)
-                   : solve_placement_on(request.device, request.n, settings, report.note, show,
+                   : engine::solve_placement_on(request.device, request.n, settings, report.note, show,
                                         report.device);
     } catch (const std::bad_alloc&) {
       throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +

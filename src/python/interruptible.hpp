@@ -12,7 +12,11 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <thread>
+#include <type_traits>
+
+#include "nqueens/engine.hpp"
 
 namespace nq::python {
 
@@ -35,11 +39,13 @@ bool wait_or_signal(std::mutex& mutex, std::condition_variable& changed, Ready r
 }
 
 /// Runs `work(stop)` to its end on a worker thread, the GIL released meanwhile, and returns what
-/// it returned (or rethrows what it threw). A signal whose handler raises (Ctrl-C) sets *stop,
-/// waits for the work to wind down, and throws that Python error.
+/// it returned (or rethrows what it threw); `stop` is an engine request's job_stop where work
+/// takes one, else a flag. A signal whose handler raises (Ctrl-C) requests the stop, waits for
+/// the work to wind down, and throws that Python error.
 template <class Result, class Work>
 Result run_interruptible(Work&& work) {
   std::atomic<bool> stop{false};
+  std::stop_source source;
   std::optional<Result> result;
   std::exception_ptr failure;
   std::mutex mutex;
@@ -47,7 +53,10 @@ Result run_interruptible(Work&& work) {
   bool done = false;
   std::thread worker([&] {
     try {
-      result.emplace(work(&stop));
+      if constexpr (std::is_invocable_v<Work, const job_stop&>)
+        result.emplace(work(job_stop{source.get_token(), &stop}));
+      else
+        result.emplace(work(&stop));
     } catch (...) {
       failure = std::current_exception();
     }
@@ -56,7 +65,10 @@ Result run_interruptible(Work&& work) {
     changed.notify_all();
   });
   const bool finished = wait_or_signal(mutex, changed, [&] { return done; });
-  if (!finished) stop.store(true);
+  if (!finished) {
+    stop.store(true);
+    source.request_stop();
+  }
   {
     pybind11::gil_scoped_release release;
     worker.join();

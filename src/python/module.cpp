@@ -8,11 +8,13 @@
 
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "nqueens/algorithms.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/verify.hpp"
 #include "python/arguments.hpp"
@@ -161,19 +163,24 @@ std::string path_text(py::handle path, const char* function, const char* keyword
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
-py::object count(py::handle n, bool unique, unsigned threads, const std::string& device,
-                 py::handle checkpoint) {
-  command_line line("count");
-  line.option("queens", n, "n");
-  if (unique) line.flag("unique");
-  if (threads) line.option("threads", std::to_string(threads));
-  line.option("device", device);
-  if (!checkpoint.is_none())
-    line.option("checkpoint", path_text(checkpoint, "count", "checkpoint"));
-  line.flag("quiet");
-  const auto record = run_interruptible<nlohmann::ordered_json>([&](const std::atomic<bool>* stop) {
-    auto argv = line.argv();
-    return cli::count_record(static_cast<int>(argv.size()), argv.data(), stop);
+py::object count(int n, bool unique, unsigned threads, const std::string& device,
+                 const std::optional<std::vector<int>>& devices, py::handle checkpoint,
+                 double checkpoint_interval, const std::string& simd) {
+  count_request request;
+  request.n = n;
+  request.unique = unique;
+  request.threads = threads;
+  request.device.kind = parse_device_kind(device, true);
+  if (devices) request.device.ids = *devices;
+  if (!checkpoint.is_none()) request.checkpoint = path_text(checkpoint, "count", "checkpoint");
+  request.checkpoint_interval = checkpoint_interval;
+  request.simd = simd;
+  const auto record = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
+    request.stop = stop;
+    const count_report report = run(request);
+    nlohmann::ordered_json json = nlohmann::ordered_json::parse(to_json(report));
+    json["complete"] = report.result.complete;
+    return json;
   });
   return to_python(record);
 }
@@ -315,8 +322,12 @@ PYBIND11_MODULE(nqueens, m) {
         "Attacking pairs and the first clash of a board (0-based rows), as `nqueens verify "
         "--json`.");
   m.def("count", &count, arg("n"), arg("unique") = true, arg("threads") = 0, arg("device") = "auto",
-        arg("checkpoint") = py::none(),
-        "Count every solution (and the fundamental ones), as `nqueens count -f json`.");
+        arg("devices") = py::none(), arg("checkpoint") = py::none(),
+        arg("checkpoint_interval") = 10.0, arg("simd") = "auto",
+        "Count every solution of n queens (1 to 28) and the fundamental ones, as `nqueens count "
+        "-f json`: threads (0: every core), device cpu, gpu, all or auto, devices (GPU numbers), "
+        "checkpoint (a path to resume from and record to), checkpoint_interval (seconds), simd "
+        "(auto, off, avx2 or avx512).");
   m.def("batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
         arg("device") = "auto",
         "Many independent runs and their statistics: the record of `nqueens batch -f json`.");

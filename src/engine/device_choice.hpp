@@ -1,34 +1,29 @@
 #pragma once
-// Which backend --device selects, shared by batch and solve --chains.
+// Which backend a request's device selects: batch, solve --chains, the placement and the
+// lattice (the engine's, not public: the requests that use them are not all typed yet).
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "nqueens/backend.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/placement_solver.hpp"
 
-namespace nq::cli {
-
-/// "cpu", "gpu" or "auto" (and "all" where `with_all`); anything else is a usage_error.
-std::string parse_device(const std::string& text, bool with_all = false);
-
-/// Device numbers separated by commas ("0,2"), each at most once; anything else is a
-/// usage_error naming --devices. Whether the devices exist is the caller's to check.
-std::vector<int> parse_device_list(const std::string& text);
+namespace nq::engine {
 
 /// The backend `device` asks for: the GPU when asked (or, for auto, when one is present and
 /// runs the algorithm on n queens), else the CPU with `threads` workers; auto sets `note` to
 /// why it fell back, for the caller to print once the command has done its work (a refusal
 /// after it would make two lines). --device gpu without a usable GPU is a resource_error
 /// (exit 3), and with an algorithm the GPU does not run, a usage_error.
-std::unique_ptr<batch_backend> choose_backend(const std::string& device,
+std::unique_ptr<batch_backend> choose_backend(device_kind device,
                                               const local_search_settings& algorithm, index_t n,
                                               unsigned threads, std::string& note);
 
 /// Runs the parallel placement where `device` asks (auto: the GPU when one is present); sets
 /// `used` to "cpu" or "gpu", and `note` as choose_backend does. Errors as choose_backend's.
-solve_result solve_placement_on(const std::string& device, index_t n,
+solve_result solve_placement_on(device_kind device, index_t n,
                                 const placement_settings& settings, std::string& note,
                                 const progress_fn& progress, std::string& used);
 
@@ -40,9 +35,9 @@ solve_result solve_placement_on(const std::string& device, index_t n,
 /// run a stop cut short returns no board (solve_lattice's `board_wanted`). Sets `used`, and the
 /// kernel seconds when the GPU ran. --device gpu without a device is a device_error, with an n
 /// the GPU does not run a usage_error, and without the memory a resource_error.
-solve_result solve_lattice_on(const std::string& device, index_t n,
+solve_result solve_lattice_on(device_kind device, index_t n,
                               const placement_settings& settings, bool copy_board,
                               std::string& note, const progress_fn& progress, std::string& used,
                               double* kernel_seconds = nullptr);
 
-}  // namespace nq::cli
+}  // namespace nq::engine

@@ -1,4 +1,4 @@
-#include "cli/backend_choice.hpp"
+#include "engine/device_choice.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,40 +15,12 @@
 #include "kernels/gpu.hpp"
 #endif
 
-namespace nq::cli {
+namespace nq::engine {
 
-std::string parse_device(const std::string& text, bool with_all) {
-  if (text != "cpu" && text != "gpu" && text != "auto" && (!with_all || text != "all"))
-    throw usage_error("unknown --device '" + text + "' (expected cpu, gpu" +
-                      (with_all ? ", auto or all)" : " or auto)"));
-  return text;
-}
-
-std::vector<int> parse_device_list(const std::string& text) {
-  const std::string bad =
-      "--devices takes device numbers separated by commas, such as 0,2; got '" + text + "'";
-  std::vector<int> devices;
-  std::size_t at = 0;
-  for (;;) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string item = text.substr(at, comma - at);
-    // Up to 4 digits: no machine has 10,000 GPUs, and nothing longer can overflow.
-    if (item.empty() || item.size() > 4 ||
-        item.find_first_not_of("0123456789") != std::string::npos)
-      throw usage_error(bad);
-    const int device = std::stoi(item);
-    if (std::find(devices.begin(), devices.end(), device) != devices.end())
-      throw usage_error("--devices names device " + item + " twice");
-    devices.push_back(device);
-    if (comma == text.size()) return devices;
-    at = comma + 1;
-  }
-}
-
-std::unique_ptr<batch_backend> choose_backend(const std::string& device,
+std::unique_ptr<batch_backend> choose_backend(device_kind device,
                                               const local_search_settings& algorithm, index_t n,
                                               unsigned threads, std::string& note) {
-  if (device == "cpu") return make_cpu_backend(threads);
+  if (device == device_kind::cpu) return make_cpu_backend(threads);
   std::string why = "no CUDA device";
 #if NQ_WITH_CUDA
   if (gpu::device_count() > 0) {
@@ -59,13 +31,13 @@ std::unique_ptr<batch_backend> choose_backend(const std::string& device,
           std::to_string(gpu::max_global_chain_n) + "; first-choice up to " +
           std::to_string(gpu::max_thread_chain_n) + "; ga and beam up to " +
           std::to_string(gpu::max_global_chain_n) + ", within 1 GiB per run)";
-    if (device == "gpu") throw usage_error(why);
-  } else if (device == "gpu") {
+    if (device == device_kind::gpu) throw usage_error(why);
+  } else if (device == device_kind::gpu) {
     throw device_error("no CUDA device available");
   }
 #else
   (void)algorithm, (void)n;  // only a GPU build asks what the GPU runs
-  if (device == "gpu")
+  if (device == device_kind::gpu)
     throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   why += " (built without CUDA)";
 #endif
@@ -73,20 +45,20 @@ std::unique_ptr<batch_backend> choose_backend(const std::string& device,
   return make_cpu_backend(threads);
 }
 
-solve_result solve_placement_on(const std::string& device, index_t n,
+solve_result solve_placement_on(device_kind device, index_t n,
                                 const placement_settings& settings, std::string& note,
                                 const progress_fn& progress, std::string& used) {
   used = "cpu";
-  if (device == "cpu") return solve_placement(n, settings, progress);
+  if (device == device_kind::cpu) return solve_placement(n, settings, progress);
 #if NQ_WITH_CUDA
   if (gpu::device_count() > 0) {
     used = "gpu";
     return gpu::solve_placement(n, settings);
   }
-  if (device == "gpu") throw device_error("no CUDA device available");
+  if (device == device_kind::gpu) throw device_error("no CUDA device available");
   const char* why = "no CUDA device";
 #else
-  if (device == "gpu")
+  if (device == device_kind::gpu)
     throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   const char* why = "no CUDA device (built without CUDA)";
 #endif
@@ -103,23 +75,23 @@ unsigned cpu_threads(const placement_settings& settings) {
 }  // namespace
 #endif
 
-solve_result solve_lattice_on(const std::string& device, index_t n,
+solve_result solve_lattice_on(device_kind device, index_t n,
                               const placement_settings& settings, bool copy_board,
                               std::string& note, const progress_fn& progress, std::string& used,
                               double* kernel_seconds) {
   used = "cpu";
-  if (device == "cpu") return solve_lattice(n, settings, progress, 0, copy_board);
+  if (device == device_kind::cpu) return solve_lattice(n, settings, progress, 0, copy_board);
   std::string why;
 #if NQ_WITH_CUDA
   if (gpu::device_count() == 0) {
-    if (device == "gpu") throw device_error("no CUDA device available");
+    if (device == device_kind::gpu) throw device_error("no CUDA device available");
     why = "no CUDA device";
   } else if (!gpu::has_lattice(n)) {
     why = "n=" + std::to_string(n) + " has no lattice split, and the GPU solves whole boards of " +
           "at most " + std::to_string(lattice_max_whole_search) + " queens";
-    if (device == "gpu") throw usage_error(why);
+    if (device == device_kind::gpu) throw usage_error(why);
   } else if (const unsigned sms = gpu::multiprocessor_count(), threads = cpu_threads(settings);
-             device == "auto" && !lattice_fills_gpu(n, sms, threads)) {
+             device == device_kind::any && !lattice_fills_gpu(n, sms, threads)) {
     // Too few classes: the GPU would run them one thread each, slower than the CPU's cores.
     why = "n=" + std::to_string(n) + " splits into " +
           std::to_string(plan_lattice(n, settings.seed).classes) +
@@ -143,11 +115,11 @@ solve_result solve_lattice_on(const std::string& device, index_t n,
     }
     why = "n=" + std::to_string(n) + " needs " + format_bytes(need) + " of GPU memory, and " +
           format_bytes(free) + " is free";
-    if (device == "gpu") throw resource_error(why);
+    if (device == device_kind::gpu) throw resource_error(why);
   }
 #else
   (void)copy_board, (void)kernel_seconds;
-  if (device == "gpu")
+  if (device == device_kind::gpu)
     throw device_error("no CUDA device available (this nqueens was built without CUDA)");
   why = "no CUDA device (built without CUDA)";
 #endif
@@ -155,4 +127,4 @@ solve_result solve_lattice_on(const std::string& device, index_t n,
   return solve_lattice(n, settings, progress, 0, copy_board);
 }
 
-}  // namespace nq::cli
+}  // namespace nq::engine

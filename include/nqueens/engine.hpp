@@ -1,0 +1,92 @@
+#pragma once
+/// @file
+/// @brief The engine under the command line, the Python module and C++ programs: a typed request
+/// in, a typed result out, the device a field of the request. No CUDA type appears here: a build
+/// without CUDA answers a request for the GPU with a device_error and runs `any` on the CPU.
+
+#include <atomic>
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nqueens/count.hpp"
+
+namespace nq {
+
+/// @brief Where a job runs.
+enum class device_kind {
+  cpu,  ///< the CPU only
+  gpu,  ///< the GPUs only: a device_error where there are none
+  any,  ///< the GPUs where present and able to run the job, else the CPU ("auto")
+  all,  ///< the GPUs and the CPU together, where a job can share (count)
+};
+
+/// @brief A job's device and, for the GPU, which ones.
+struct device_request {
+  device_kind kind = device_kind::any;
+  std::vector<int> ids;  ///< the GPUs to use, by number, each once; empty: every one
+};
+
+/// @brief "cpu", "gpu", "auto" or (where `with_all`) "all"; anything else is a usage_error.
+device_kind parse_device_kind(std::string_view text, bool with_all = false);
+
+/// @brief The name parse_device_kind reads: cpu, gpu, auto or all.
+std::string_view device_kind_name(device_kind kind);
+
+/// @brief Device numbers separated by commas ("0,2"), each at most once; anything else is a
+/// usage_error naming --devices. Whether the devices exist is checked when a job runs.
+std::vector<int> parse_device_ids(std::string_view text);
+
+/// @brief Whether this build of the library has the CUDA backend.
+bool built_with_cuda();
+
+/// @brief The CUDA devices this process sees (0 without CUDA, or without a device).
+int gpu_count();
+
+/// @brief How a job is stopped early: by its token (from a std::stop_source), or by a flag a
+/// signal handler may raise (a std::atomic<bool> store is async-signal-safe, a stop_source's
+/// request is not). A stop token that fires raises the flag too.
+struct job_stop {
+  std::stop_token token;
+  std::atomic<bool>* flag = nullptr;
+};
+
+/// @brief What nqueens count does: every solution of n queens, and the fundamental ones.
+struct count_request {
+  int n = 0;                         ///< 1 to max_exact_count_n
+  bool unique = false;               ///< report the fundamental solutions (counted either way)
+  unsigned threads = 0;              ///< CPU worker threads; 0: every core
+  std::string checkpoint;            ///< "" for none; else resumed from and recorded to this file
+  double checkpoint_interval = 10;   ///< seconds between checkpoint writes
+  device_request device;             ///< all: the GPUs and `threads` CPU threads together
+  std::string simd = "auto";         ///< CPU vector kernels: auto, off, avx2 or avx512
+  std::function<void(const count_progress&)> progress;  ///< about 4 times a second
+  job_stop stop;  ///< once raised, the count ends soon, incomplete (its checkpoint saved)
+};
+
+/// @brief What a count found, and where it ran.
+struct count_report {
+  int n = 0;
+  bool unique = false;  ///< as asked: whether `unique` is reported
+  count_result result;
+  std::string device = "cpu";  ///< cpu, gpu, or all (the GPUs and CPU threads)
+  std::string device_name;     ///< the CPU's model, or the GPUs' names
+  std::vector<int> gpus;       ///< the GPUs that counted
+  double kernel_seconds = 0;   ///< in the GPUs' kernels, summed over the GPUs
+  /// Why a count that could have used a GPU ran on the CPU ("" when none could be or it did):
+  /// for a caller to tell the user once the result is out.
+  std::string note;
+};
+
+/// @brief Counts as `request` says (every request type has its `run`). Throws usage_error for an n out of range, an unknown
+/// simd, a GPU number past the last, or a checkpoint that is corrupt or another count's;
+/// device_error for `gpu` (or device ids) without a CUDA device; resource_error when a worker
+/// or the GPU fails.
+count_report run(const count_request& request);
+
+/// @brief The JSON record of a count (nqueens count -f json), one line without the newline.
+std::string to_json(const count_report& report);
+
+}  // namespace nq
