@@ -1,6 +1,7 @@
 // The engine's requests (include/nqueens/engine.hpp) as a C++ program makes them: devices by
-// name, a count on the CPU against OEIS, its stop token and flag, the GPU refused or fallen
-// back from where none is present, and the record to_json writes.
+// name; a count on the CPU against OEIS and a batch against the CPU backend; their stop token
+// and flag; the GPU refused or fallen back from where none is present; the records to_json
+// writes.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <stop_token>
 
 #include "nqueens/engine.hpp"
+#include "nqueens/local_search.hpp"
 #include "nqueens/error.hpp"
 #include "oeis.hpp"
 
@@ -101,6 +103,76 @@ TEST(EngineCount, WithoutAGpuAutoFallsBackAndGpuIsRefused) {
   }
   request.n = 3;  // no subproblems: nothing a GPU could have taken, nothing to say
   EXPECT_TRUE(run(request).note.empty());
+}
+
+batch_request cpu_batch(index_t n, local_algorithm algorithm, std::uint64_t runs) {
+  batch_request request;
+  request.n = n;
+  request.algorithm.algorithm = algorithm;
+  request.settings.runs = runs;
+  request.settings.threads = 2;
+  request.settings.seed = 11;
+  request.device = device_kind::cpu;
+  return request;
+}
+
+// The engine's batch is the CPU backend's: the same runs, the same statistics.
+TEST(EngineBatch, MatchesTheCpuBackendRunForRun) {
+  for (const auto algorithm : {local_algorithm::hc, local_algorithm::sa, local_algorithm::beam}) {
+    const batch_request request = cpu_batch(8, algorithm, 120);
+    const batch_report report = run(request);
+    const batch_stats direct = run_batch(request.n, request.algorithm, request.settings);
+    EXPECT_EQ(report.stats.runs, 120u);
+    EXPECT_EQ(report.stats.solved, direct.solved) << algorithm_name(algorithm);
+    EXPECT_EQ(report.stats.success.mean, direct.success.mean);
+    EXPECT_EQ(report.stats.failure.mean, direct.failure.mean);
+    EXPECT_EQ(report.stats.restarts, direct.restarts);
+    EXPECT_EQ(report.device, "cpu");
+    EXPECT_EQ(report.max_steps, default_max_steps(algorithm));
+  }
+}
+
+TEST(EngineBatch, TheRecordHoldsTheReport) {
+  auto request = cpu_batch(8, local_algorithm::hc_sideways, 50);
+  request.algorithm.hill.max_sideways = 7;
+  const batch_report report = run(request);
+  const auto record = nlohmann::json::parse(to_json(report));
+  EXPECT_EQ(record.at("workload"), "batch");
+  EXPECT_EQ(record.at("algorithm"), "hc-sideways");
+  EXPECT_EQ(record.at("seed"), 11);
+  EXPECT_EQ(record.at("runs"), 50);
+  EXPECT_EQ(record.at("solved"), report.stats.solved);
+  EXPECT_EQ(record.at("device"), "cpu");
+  EXPECT_FALSE(record.contains("kernel_seconds")) << "the CPU has no kernels";
+  EXPECT_EQ(record.at("parameters").at("sideways"), 7);
+}
+
+TEST(EngineBatch, RefusesABoardWithoutSolutionsOrPastTheAlgorithmsLimit) {
+  EXPECT_THROW(run(cpu_batch(3, local_algorithm::hc, 10)), usage_error);
+  EXPECT_THROW(run(cpu_batch(max_local_n(local_algorithm::hc) + 1, local_algorithm::hc, 1)),
+               usage_error);
+}
+
+// A stop raised before the runs start: none finishes, the statistics say so.
+TEST(EngineBatch, AStopEndsTheRunsEarly) {
+  std::stop_source source;
+  source.request_stop();
+  auto request = cpu_batch(8, local_algorithm::hc, 100000);
+  request.stop.token = source.get_token();
+  const batch_report report = run(request);
+  EXPECT_TRUE(report.stats.interrupted);
+  EXPECT_LT(report.stats.runs, 100000u);
+}
+
+TEST(EngineBatch, WithoutAGpuAutoFallsBackAndGpuIsRefused) {
+  if (gpu_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  auto request = cpu_batch(8, local_algorithm::hc, 20);
+  request.device = device_kind::gpu;
+  EXPECT_THROW(run(request), device_error);
+  request.device = device_kind::any;
+  const batch_report report = run(request);
+  EXPECT_EQ(report.device, "cpu");
+  EXPECT_NE(report.note.find("ran on the CPU"), std::string::npos) << report.note;
 }
 
 TEST(EngineCount, RefusesABoardOutOfRange) {

@@ -9,8 +9,10 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "nqueens/batch.hpp"
 #include "nqueens/count.hpp"
 
 namespace nq {
@@ -88,5 +90,41 @@ count_report run(const count_request& request);
 
 /// @brief The JSON record of a count (nqueens count -f json), one line without the newline.
 std::string to_json(const count_report& report);
+
+/// @brief What nqueens batch does: many independent runs of one local search (run i from
+/// stream (seed, i)), and their statistics.
+struct batch_request {
+  index_t n = 0;  ///< 1 or 4 and up, within the algorithm's limit (check_local_size)
+  local_search_settings algorithm;
+  /// Runs, threads (0: every core), seed, per-run limits, progress and records (batch.hpp);
+  /// `limits.stop` is the engine's to set from `stop` when that is given.
+  batch_settings settings;
+  device_kind device = device_kind::any;  ///< cpu, gpu or any
+  job_stop stop;  ///< once raised, runs end soon; the statistics describe those that finished
+};
+
+/// @brief What a batch found, and where it ran.
+struct batch_report {
+  index_t n = 0;
+  local_search_settings algorithm;
+  std::uint64_t seed = 0;
+  std::uint64_t runs_requested = 0;
+  std::uint64_t max_steps = 0;  ///< the per-run step limit the runs had (the default resolved)
+  batch_stats stats;
+  std::string device;       ///< cpu or gpu
+  std::string device_name;  ///< the CPU's model or the GPU's name
+  std::string layout;       ///< the GPU's ga and beam: block_per_run or whole_grid; else ""
+  /// The algorithm's settings by name, with the values the runs used.
+  std::vector<std::pair<std::string, double>> parameters;
+  std::string note;  ///< why `any` ran on the CPU, for the caller to tell once the result is out
+};
+
+/// @brief Runs the batch. Throws usage_error for a board with no solution, past the
+/// algorithm's limit, or an algorithm the GPU does not run when `gpu` is asked; device_error
+/// for `gpu` without a CUDA device; resource_error when the runs would not fit in memory.
+batch_report run(const batch_request& request);
+
+/// @brief The JSON record of a batch (nqueens batch -f json), one line without the newline.
+std::string to_json(const batch_report& report);
 
 }  // namespace nq

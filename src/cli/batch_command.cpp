@@ -7,7 +7,6 @@
 #include <optional>
 #include <thread>
 
-#include "engine/device_choice.hpp"
 #include "cli/batch_report.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
@@ -17,6 +16,7 @@
 #include "core/temp_files.hpp"
 #include "dist/batch_share.hpp"
 #include "dist/start_gate.hpp"
+#include "engine/batch_job.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
@@ -366,8 +366,8 @@ nlohmann::ordered_json record_of(const batch_request& request,
                                  const local_search_settings& algorithm,
                                  const batch_settings& settings, const batch_outcome& outcome,
                                  const batch_backend& backend) {
-  nlohmann::ordered_json record =
-      batch_record(request.n, algorithm, settings, outcome.stats, backend);
+  nlohmann::ordered_json record = engine::batch_json(
+      engine::batch_report_of(request.n, algorithm, settings, outcome.stats, backend));
   if (outcome.parts.empty()) return record;
   record["ranks"] = outcome.parts.size();
   nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
@@ -436,12 +436,11 @@ std::string no_solution(const batch_request& request) {
   return "no solution exists for n=" + std::to_string(request.n) + "; no runs made";
 }
 
-/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend; `note` says
-/// why --device auto took the CPU.
-std::unique_ptr<batch_backend> prepare(const batch_request& request, std::string& note) {
-  check_local_memory(request.algorithm, request.n, batch_threads(request.batch));
-  return engine::choose_backend(request.device, request.algorithm, request.n, batch_threads(request.batch),
-                        note);
+/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend; its note
+/// says why --device auto took the CPU.
+engine::batch_job prepare(const batch_request& request) {
+  return engine::batch_job(request.n, request.algorithm, request.device,
+                           batch_threads(request.batch));
 }
 
 /// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text.
@@ -483,8 +482,9 @@ int run_batch_command(int argc, char** argv) {
     if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
     return exit_unsolved;
   }
-  std::string note;
-  const auto backend = prepare(request, note);
+  engine::batch_job job = prepare(request);
+  batch_backend* const backend = &job.backend();
+  const std::string& note = job.note();
   // Ctrl-C or a polite kill stops the batch: the runs it cut short are dropped, and the report
   // (and --runs-csv) describe runs 0..k-1, all finished, written whole. Set before the outputs
   // open, so that a signal that comes once their temporaries exist stops the batch.
@@ -540,11 +540,10 @@ nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bo
   batch_request request = parse_request(argc, argv);
   if (!solution_exists(request.n)) throw usage_error(no_solution(request));
   request.batch.limits.stop = stop;
-  std::string note;  // the caller (Python) asked quietly
-  const auto backend = prepare(request, note);
+  engine::batch_job job = prepare(request);  // its note unsaid: the caller (Python) asked quietly
   nlohmann::ordered_json records;
   std::string text;
-  run_request(request, *backend, nullptr, records, text);
+  run_request(request, job.backend(), nullptr, records, text);
   return records;
 }
 

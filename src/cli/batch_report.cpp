@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "cli/cli_support.hpp"
-#include "cli/local_options.hpp"
 
 namespace nq::cli {
 namespace {
@@ -15,50 +14,6 @@ std::string format(const char* pattern, auto... values) {
 }
 
 }  // namespace
-
-nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algorithm,
-                                    const batch_settings& settings, const batch_stats& stats,
-                                    const batch_backend& backend) {
-  nlohmann::ordered_json r;
-  r["workload"] = "batch";
-  r["n"] = n;
-  r["algorithm"] = algorithm_name(algorithm.algorithm);
-  if (algorithm.algorithm == local_algorithm::min_conflicts_column) r["variant"] = "column";
-  r["device"] = backend.device();
-  r["device_name"] = backend.device_name();
-  if (const std::string layout = backend.layout(algorithm, n, settings.runs); !layout.empty())
-    r["layout"] = layout;  // the GPU's ga and beam: one block per run, or the whole grid
-  r["seed"] = settings.seed;
-  r["runs"] = stats.runs;
-  if (stats.interrupted) {  // runs 0..runs-1 finished: the statistics describe them alone
-    r["interrupted"] = true;
-    r["runs_requested"] = settings.runs;
-  }
-  r["solved"] = stats.solved;
-  r["success_rate"] = stats.success_rate;
-  r["success_rate_low"] = stats.success_low;
-  r["success_rate_high"] = stats.success_high;
-  // No solved (or no failed) run has no mean: null, as the text says "none".
-  const auto or_null = [](const step_summary& s, double value) {
-    return s.runs ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
-  };
-  r["mean_steps_success"] = or_null(stats.success, stats.success.mean);
-  r["median_steps_success"] = or_null(stats.success, stats.success.median);
-  r["mean_steps_failure"] = or_null(stats.failure, stats.failure.mean);
-  r["median_steps_failure"] = or_null(stats.failure, stats.failure.median);
-  r["restarts"] = stats.restarts;
-  r["mean_restarts"] = stats.mean_restarts;
-  r["max_steps"] = settings.limits.max_steps ? settings.limits.max_steps
-                                             : default_max_steps(algorithm.algorithm);
-  r["seconds"] = stats.seconds;
-  if (backend.device() != "cpu") r["kernel_seconds"] = stats.kernel_seconds;
-  r["runs_per_second"] = stats.runs_per_second;
-  r["threads"] = stats.threads;
-  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : local_parameters(algorithm, n)) parameters[name] = value;
-  r["parameters"] = parameters;
-  return r;
-}
 
 std::string batch_summary(index_t n, const local_search_settings& algorithm,
                           const batch_stats& stats, const batch_backend& backend) {

@@ -1,6 +1,6 @@
 #pragma once
-// How a batch is described: its JSON record and its human summary, shared by `batch`, its
-// sweeps and the shell.
+// How a batch is described to a person: its summary and its progress line, shared by `batch`,
+// its sweeps and the shell (its JSON record is the engine's, engine/batch_job.hpp).
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -8,12 +8,6 @@
 #include "nqueens/batch.hpp"
 
 namespace nq::cli {
-
-/// The JSON record of one batch: n, algorithm, device, runs, solved, success_rate, ... and the
-/// algorithm's parameters.
-nlohmann::ordered_json batch_record(index_t n, const local_search_settings& algorithm,
-                                    const batch_settings& settings, const batch_stats& stats,
-                                    const batch_backend& backend);
 
 /// A few lines a person reads.
 std::string batch_summary(index_t n, const local_search_settings& algorithm,

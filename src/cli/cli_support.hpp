@@ -14,6 +14,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
+#include "core/whole_number.hpp"
 #include "dist/channel.hpp"
 #include "nqueens/solver.hpp"
 
@@ -28,16 +29,8 @@ enum exit_code : int {
   exit_interrupted = 130,  ///< stopped by SIGINT or SIGTERM (a count keeps its checkpoint)
 };
 
-/// What the decimal text of a whole-number option says, read digit by digit: a double would
-/// round 1.9999999999999999999 to 2 and 4294967295.0000001 to 2^32-1.
-struct whole_reading {
-  bool whole = false;      ///< a number with no fractional part
-  bool too_large = false;  ///< whole, but above 2^64-1
-  std::uint64_t value = 0;
-};
-/// Digits with an optional fraction and exponent ("8", "1e6", "2.5E3", "1.0", "20e-1"): every
-/// whole-number option is read by this one rule.
-whole_reading read_whole_number(std::string_view text);
+using detail::read_whole_number;
+using detail::whole_reading;
 
 /// The number of queens: 1..max_n, written as digits or in scientific notation (1e6).
 index_t parse_board_size(const std::string& text);

@@ -1,7 +1,7 @@
 #pragma once
 // The options of the local-search algorithms (--sideways, --p, --cooling, ...), shared by
-// solve, batch and the shell: one table says which algorithm reads which option, how it is
-// validated, and how a sweep or the shell sets it by name.
+// solve, batch and the shell: the engine's table of settings (engine/local_parameters.hpp)
+// as command-line options.
 
 #include <cxxopts.hpp>
 #include <optional>
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/local_parameters.hpp"
 #include "nqueens/local_search.hpp"
 
 namespace nq::cli {
@@ -49,26 +50,12 @@ void read_generations(const cxxopts::ParseResult& args, search_limits& limits);
 /// Rejects algorithm options given to an algorithm outside the local-search family.
 void reject_local_options(const cxxopts::ParseResult& args, const std::string& algorithm);
 
-/// Sets one numeric parameter by its option name ("p", "q", "sideways", ...), validated as
-/// the option is on a board of n queens; used by --sweep.
-void set_local_parameter(local_search_settings& settings, index_t n, const std::string& name,
-                         const std::string& value);
-
-/// Refuses a floor above its start: --t-min above --t0 (sa), --p-min above --p (hc-anneal-p).
-/// Asked once the settings are whole: after parse_local_options, or at every point of a sweep.
-void check_local_floors(const local_search_settings& settings, index_t n);
-
-/// The parameters `algorithm` reads, with their current values, for reports.
-std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,
-                                                             index_t n);
-
-/// Bytes one run of a local search holds (boards, lines, move orders, populations).
-std::uint64_t local_memory_bytes(const local_search_settings& settings, index_t n);
-
-/// Refuses (resource_error, exit 3) when `copies` concurrent runs would not fit in memory.
-void check_local_memory(const local_search_settings& settings, index_t n, unsigned copies);
-
-/// Checks the board size against the algorithm's limit, with a message that says why.
-void check_local_size(local_algorithm algorithm, index_t n);
+// The settings' table and checks, the engine's (engine/local_parameters.hpp).
+using engine::check_local_floors;
+using engine::check_local_memory;
+using engine::check_local_size;
+using engine::local_memory_bytes;
+using engine::local_parameters;
+using engine::set_local_parameter;
 
 }  // namespace nq::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Whole numbers as options and requests write them: "8", "1e6", "2.5E3", read exactly.
+
+#include <cstdint>
+#include <string_view>
+
+namespace nq::detail {
+
+/// What the decimal text of a whole-number option says, read digit by digit: a double would
+/// round 1.9999999999999999999 to 2 and 4294967295.0000001 to 2^32-1.
+struct whole_reading {
+  bool whole = false;      ///< a number with no fractional part
+  bool too_large = false;  ///< whole, but above 2^64-1
+  std::uint64_t value = 0;
+};
+/// Digits with an optional fraction and exponent ("8", "1e6", "2.5E3", "1.0", "20e-1"): every
+/// whole-number option is read by this one rule.
+whole_reading read_whole_number(std::string_view text);
+
+}  // namespace nq::detail

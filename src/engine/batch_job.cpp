@@ -1,0 +1,103 @@
+// The batch request: its backend, its runs and its record.
+
+#include "engine/batch_job.hpp"
+
+#include <atomic>
+
+#include "engine/device_choice.hpp"
+#include "engine/local_parameters.hpp"
+#include "nqueens/algorithms.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/error.hpp"
+
+namespace nq {
+namespace engine {
+
+batch_job::batch_job(index_t n, const local_search_settings& algorithm, device_kind device,
+                     unsigned threads) {
+  check_local_memory(algorithm, n, threads);
+  backend_ = choose_backend(device, algorithm, n, threads, note_);
+}
+
+batch_report batch_report_of(index_t n, const local_search_settings& algorithm,
+                             const batch_settings& settings, const batch_stats& stats,
+                             const batch_backend& backend) {
+  batch_report report;
+  report.n = n;
+  report.algorithm = algorithm;
+  report.seed = settings.seed;
+  report.runs_requested = settings.runs;
+  report.max_steps =
+      settings.limits.max_steps ? settings.limits.max_steps : default_max_steps(algorithm.algorithm);
+  report.stats = stats;
+  report.device = backend.device();
+  report.device_name = backend.device_name();
+  report.layout = backend.layout(algorithm, n, settings.runs);
+  report.parameters = local_parameters(algorithm, n);
+  return report;
+}
+
+nlohmann::ordered_json batch_json(const batch_report& report) {
+  const batch_stats& stats = report.stats;
+  nlohmann::ordered_json r;
+  r["workload"] = "batch";
+  r["n"] = report.n;
+  r["algorithm"] = algorithm_name(report.algorithm.algorithm);
+  if (report.algorithm.algorithm == local_algorithm::min_conflicts_column) r["variant"] = "column";
+  r["device"] = report.device;
+  r["device_name"] = report.device_name;
+  if (!report.layout.empty())
+    r["layout"] = report.layout;  // the GPU's ga and beam: one block per run, or the whole grid
+  r["seed"] = report.seed;
+  r["runs"] = stats.runs;
+  if (stats.interrupted) {  // runs 0..runs-1 finished: the statistics describe them alone
+    r["interrupted"] = true;
+    r["runs_requested"] = report.runs_requested;
+  }
+  r["solved"] = stats.solved;
+  r["success_rate"] = stats.success_rate;
+  r["success_rate_low"] = stats.success_low;
+  r["success_rate_high"] = stats.success_high;
+  // No solved (or no failed) run has no mean: null, as the text says "none".
+  const auto or_null = [](const step_summary& s, double value) {
+    return s.runs ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+  };
+  r["mean_steps_success"] = or_null(stats.success, stats.success.mean);
+  r["median_steps_success"] = or_null(stats.success, stats.success.median);
+  r["mean_steps_failure"] = or_null(stats.failure, stats.failure.mean);
+  r["median_steps_failure"] = or_null(stats.failure, stats.failure.median);
+  r["restarts"] = stats.restarts;
+  r["mean_restarts"] = stats.mean_restarts;
+  r["max_steps"] = report.max_steps;
+  r["seconds"] = stats.seconds;
+  if (report.device != "cpu") r["kernel_seconds"] = stats.kernel_seconds;
+  r["runs_per_second"] = stats.runs_per_second;
+  r["threads"] = stats.threads;
+  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : report.parameters) parameters[name] = value;
+  r["parameters"] = parameters;
+  return r;
+}
+
+}  // namespace engine
+
+batch_report run(const batch_request& request) {
+  if (!solution_exists(request.n))
+    throw usage_error("no solution exists for n=" + std::to_string(request.n) + "; no runs made");
+  engine::check_local_size(request.algorithm.algorithm, request.n);
+  batch_settings settings = request.settings;
+  std::atomic<bool> own_flag{false};
+  std::atomic<bool>* const flag = request.stop.flag ? request.stop.flag : &own_flag;
+  const std::stop_callback raise(request.stop.token, [flag] { flag->store(true); });
+  if (request.stop.flag || request.stop.token.stop_possible()) settings.limits.stop = flag;
+  engine::batch_job job(request.n, request.algorithm, request.device, batch_threads(settings));
+  const batch_stats stats = run_batch(request.n, request.algorithm, settings, job.backend());
+  batch_report report =
+      engine::batch_report_of(request.n, request.algorithm, settings, stats, job.backend());
+  report.note = job.note();
+  return report;
+}
+
+std::string to_json(const batch_report& report) { return engine::batch_json(report).dump(); }
+
+}  // namespace nq
