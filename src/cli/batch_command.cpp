@@ -14,8 +14,8 @@
 #include "core/atomic_file.hpp"
 #include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
-#include "dist/batch_share.hpp"
-#include "dist/start_gate.hpp"
+#include "cluster/batch_share.hpp"
+#include "cluster/start_gate.hpp"
 #include "engine/batch_job.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
@@ -286,7 +286,7 @@ class runs_csv_writer {
 /// One batch (or sweep point) and, under mpirun, what each rank's share came to.
 struct batch_outcome {
   batch_stats stats;
-  std::vector<dist::batch_part> parts;  ///< by rank; empty for one process
+  std::vector<cluster::batch_part> parts;  ///< by rank; empty for one process
   bool stopped = false;  ///< no more batches: the stop, or (under mpirun) rank 0's verdict
 };
 
@@ -295,11 +295,11 @@ struct batch_outcome {
 /// tells every rank whether to go on.
 batch_outcome run_share(const batch_request& request, const local_search_settings& algorithm,
                         batch_settings settings, batch_backend& backend, runs_csv_writer* csv,
-                        dist::channel& world) {
+                        cluster::channel& world) {
   const bool leader = world.rank() == 0;
-  const dist::run_share share = dist::share_of(settings.runs, world.rank(), world.size());
+  const cluster::run_share share = cluster::share_of(settings.runs, world.rank(), world.size());
   const detail::stopwatch clock;
-  dist::batch_part part;
+  cluster::batch_part part;
   part.requested = share.count;
   std::vector<std::uint64_t> my_records;
   const bool keep_records = !request.runs_csv.empty();
@@ -313,7 +313,7 @@ batch_outcome run_share(const batch_request& request, const local_search_setting
     if (keep_records)
       settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
         if (csv) return csv->write(first, runs);
-        for (const chain_outcome& run : runs) dist::pack_record(run, my_records);
+        for (const chain_outcome& run : runs) cluster::pack_record(run, my_records);
       };
     const batch_stats mine = run_batch(request.n, algorithm, settings, backend);
     part.runs = mine.runs;
@@ -327,9 +327,9 @@ batch_outcome run_share(const batch_request& request, const local_search_setting
     if (csv) csv->write(first, runs);
   };
   out.parts =
-      dist::gather_parts(world, part, my_records, keep_records ? std::function(others) : nullptr);
+      cluster::gather_parts(world, part, my_records, keep_records ? std::function(others) : nullptr);
   if (leader) {
-    out.stats = dist::merge_parts(out.parts);
+    out.stats = cluster::merge_parts(out.parts);
     out.stats.seconds = clock.seconds();
     out.stats.runs_per_second =
         static_cast<double>(out.stats.runs) / std::max(out.stats.seconds, 1e-9);
@@ -339,14 +339,14 @@ batch_outcome run_share(const batch_request& request, const local_search_setting
     }
   }
   const std::atomic<bool>* stop = settings.limits.stop;
-  out.stopped = !dist::agree(world, !(out.stats.interrupted || (stop && stop->load())));
+  out.stopped = !cluster::agree(world, !(out.stats.interrupted || (stop && stop->load())));
   return out;
 }
 
 batch_outcome run_one(const batch_request& request, const local_search_settings& algorithm,
                       batch_settings settings, batch_backend& backend,
                       runs_csv_writer* csv = nullptr) {
-  if (dist::channel* world = dist::process_world())
+  if (cluster::channel* world = cluster::process_world())
     return run_share(request, algorithm, settings, backend, csv, *world);
   batch_progress progress(request.batch.runs, !request.quiet && stderr_is_terminal());
   settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
@@ -372,7 +372,7 @@ nlohmann::ordered_json record_of(const batch_request& request,
   record["ranks"] = outcome.parts.size();
   nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
   for (std::size_t r = 0; r < outcome.parts.size(); ++r) {
-    const dist::batch_part& p = outcome.parts[r];
+    const cluster::batch_part& p = outcome.parts[r];
     nlohmann::ordered_json entry;
     entry["rank"] = r;
     entry["runs"] = p.runs;
@@ -456,8 +456,8 @@ void run_request(const batch_request& request, batch_backend& backend, runs_csv_
 }
 
 /// Under mpirun, a rank other than 0: runs its share of every batch; rank 0 writes the output.
-int run_batch_as_rank(const batch_request& request, batch_backend& backend, dist::channel& world) {
-  dist::start_together(world);  // every rank ready, rank 0's outputs open: or none starts
+int run_batch_as_rank(const batch_request& request, batch_backend& backend, cluster::channel& world) {
+  cluster::start_together(world);  // every rank ready, rank 0's outputs open: or none starts
   try {
     nlohmann::ordered_json records;
     std::string text;
@@ -472,7 +472,7 @@ int run_batch_as_rank(const batch_request& request, batch_backend& backend, dist
 
 int run_batch_command(int argc, char** argv) {
   batch_request request = parse_request(argc, argv);
-  dist::channel* world = dist::process_world();
+  cluster::channel* world = cluster::process_world();
   const bool leader = !world || world->rank() == 0;
   request.quiet = request.quiet || !leader;  // one progress line and one note, rank 0's
   if (leader)
@@ -500,7 +500,7 @@ int run_batch_command(int argc, char** argv) {
   std::optional<output_target> output(std::in_place, request.output);
   std::optional<runs_csv_writer> csv;
   if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
-  if (world) dist::start_together(*world);
+  if (world) cluster::start_together(*world);
   nlohmann::ordered_json records;
   std::string text;
   if (!world) {

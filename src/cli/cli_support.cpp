@@ -212,7 +212,7 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-void abort_ranks(const std::string& who, dist::channel& world, const std::exception& error) {
+void abort_ranks(const std::string& who, cluster::channel& world, const std::exception& error) {
   std::fprintf(stderr, "%s: rank %d: %s\n", who.c_str(), world.rank(),
                printable(error.what(), 4096).c_str());
   std::fflush(stderr);

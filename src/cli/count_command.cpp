@@ -12,9 +12,9 @@
 #include "core/machine.hpp"
 #include "core/temp_files.hpp"
 #include "cpu/frame_engine.hpp"
-#include "dist/count_cluster.hpp"
+#include "cluster/count_cluster.hpp"
 #include "engine/count_engines.hpp"
-#include "dist/start_gate.hpp"
+#include "cluster/start_gate.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
@@ -31,7 +31,7 @@ struct count_command {
 };
 
 /// Under mpirun: what each rank did, by rank.
-using rank_reports = std::vector<dist::rank_report>;
+using rank_reports = std::vector<cluster::rank_report>;
 
 count_command parse_request(int argc, char** argv) {
   cxxopts::Options options("nqueens count",
@@ -98,7 +98,7 @@ void show_progress(const count_progress& p, bool& shown) {
 }
 
 /// "5 threads", "2 GPUs", or "4 threads and 2 GPUs": what the ranks counted with together.
-std::string rank_engines_text(const std::vector<dist::rank_report>& ranks) {
+std::string rank_engines_text(const std::vector<cluster::rank_report>& ranks) {
   std::uint64_t threads = 0, gpus = 0;
   for (const auto& r : ranks) threads += r.threads, gpus += r.gpus;
   const std::string t = count_of(threads, "thread"), g = count_of(gpus, "GPU");
@@ -169,9 +169,9 @@ nlohmann::ordered_json json_record(const count_report& report, const rank_report
 /// Under mpirun: what this rank counts with. Its GPUs as a count on one machine would take them
 /// (choose_gpus: auto takes them when there are any), and its CPU threads unless its GPUs count
 /// alone (gpu, or auto with GPUs); all: both.
-dist::rank_engines rank_engines_for(const count_request& request,
+cluster::rank_engines rank_engines_for(const count_request& request,
                                     const engine::gpu_engines& gpus) {
-  dist::rank_engines engines;
+  cluster::rank_engines engines;
   engines.gpus = gpus.counters();
   engines.threads = gpus.empty() || request.device.kind == device_kind::all ? request.threads : 0;
   engines.simd = request.simd;
@@ -180,10 +180,10 @@ dist::rank_engines rank_engines_for(const count_request& request,
 
 /// Under mpirun, another rank than 0: counts the frames rank 0 sends. A failure here would leave
 /// rank 0 waiting for frames that never come: it ends the whole job, with the rank named.
-int serve_as_rank(const count_request& request, dist::channel& world,
+int serve_as_rank(const count_request& request, cluster::channel& world,
                   const engine::gpu_engines& gpus) {
   try {
-    dist::serve_count(world, request.n, rank_engines_for(request, gpus), &interrupted);
+    cluster::serve_count(world, request.n, rank_engines_for(request, gpus), &interrupted);
   } catch (const std::exception& e) {
     abort_ranks("nqueens count", world, e);
   }
@@ -192,7 +192,7 @@ int serve_as_rank(const count_request& request, dist::channel& world,
 
 /// Under mpirun, rank 0: counts as `request` says with every rank's threads, rank 0 handing out
 /// the frames, biggest first, and alone keeping the checkpoint and the progress line.
-count_report count_with_ranks(const count_request& request, dist::count_leader& leader,
+count_report count_with_ranks(const count_request& request, cluster::count_leader& leader,
                               rank_reports& ranks) {
   count_settings settings;
   settings.threads = request.threads;
@@ -214,8 +214,8 @@ count_report count_with_ranks(const count_request& request, dist::count_leader& 
   report.result.simd = detail::choose_frame_kernels(request.simd).name;
   // What counted, over every rank: with --device auto, ranks with GPUs and ranks without.
   const auto any = [&](auto has) { return std::any_of(ranks.begin(), ranks.end(), has); };
-  if (any([](const dist::rank_report& r) { return r.gpus > 0; }))
-    report.device = any([](const dist::rank_report& r) { return r.threads > 0; }) ? "all" : "gpu";
+  if (any([](const cluster::rank_report& r) { return r.gpus > 0; }))
+    report.device = any([](const cluster::rank_report& r) { return r.threads > 0; }) ? "all" : "gpu";
   return report;
 }
 
@@ -224,7 +224,7 @@ count_report count_with_ranks(const count_request& request, dist::count_leader& 
 int run_count(int argc, char** argv) {
   count_command command = parse_request(argc, argv);
   count_request& request = command.job;
-  dist::channel* world = dist::process_world();
+  cluster::channel* world = cluster::process_world();
   if (!world || world->rank() == 0)
     refuse_shared_outputs({{"-o", command.output.empty() ? "-" : command.output},
                            {"--checkpoint", request.checkpoint}});
@@ -235,20 +235,20 @@ int run_count(int argc, char** argv) {
   if (world) {
     std::vector<int> gpus = engine::choose_gpus(request);
     if (request.device.ids.empty())
-      gpus = dist::local_share_of_gpus(gpus, world->local_rank(), world->local_size());
+      gpus = cluster::local_share_of_gpus(gpus, world->local_rank(), world->local_size());
     rank_gpus.emplace(request.n, gpus);
   }
   if (world && world->rank() != 0) {
-    dist::start_together(*world);
+    cluster::start_together(*world);
     stop_on_signal(&interrupted);
     return serve_as_rank(request, *world, *rank_gpus);
   }
   output_target output(command.output);  // a bad path fails before the count starts
   // Every rank ready (or none starts); from here on, whatever fails, the leader's destructor
   // still ends the other ranks.
-  std::optional<dist::count_leader> leader;
+  std::optional<cluster::count_leader> leader;
   if (world) {
-    dist::start_together(*world);
+    cluster::start_together(*world);
     leader.emplace(*world, request.n, rank_engines_for(request, *rank_gpus), &interrupted);
   }
   // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,

@@ -15,8 +15,8 @@
 #include "cli/commands.hpp"
 #include "core/board_io.hpp"
 #include "core/temp_files.hpp"
-#include "dist/channel.hpp"
-#include "dist/start_gate.hpp"
+#include "cluster/channel.hpp"
+#include "cluster/start_gate.hpp"
 #include "nqueens/error.hpp"
 
 #if NQ_WITH_MPI
@@ -63,7 +63,7 @@ void print_version() {
 int dispatch(int argc, char** argv) {
   const std::string_view command = argv[1];
   // Under mpirun, rank 0 alone prints.
-  const nq::dist::channel* world = nq::dist::process_world();
+  const nq::cluster::channel* world = nq::cluster::process_world();
   const bool leader = !world || world->rank() == 0;
   if (command == "-h" || command == "--help" || command == "help") {
     if (leader) std::fputs(usage, stdout);
@@ -157,15 +157,15 @@ int main(int argc, char** argv) {
   }
 #endif
   // Under mpirun with several ranks, every rank meets the others at the start gate
-  // (dist/start_gate.hpp) before any waits for another: a command passes it once its rank is
+  // (cluster/start_gate.hpp) before any waits for another: a command passes it once its rank is
   // ready, and here it is passed for a rank that failed, or ended, before that. Rank 0 alone
   // then says what failed, once, for whichever rank it was.
-  nq::dist::channel* world = nq::dist::process_world();
+  nq::cluster::channel* world = nq::cluster::process_world();
   const bool shared = world && world->size() > 1;
   const bool leader = !world || world->rank() == 0;
   const auto meet = [&](int error, const std::string& what) -> int {
     try {
-      const nq::dist::start_verdict verdict = nq::dist::pass_start_gate(*world, error, what);
+      const nq::cluster::start_verdict verdict = nq::cluster::pass_start_gate(*world, error, what);
       if (leader && verdict.code) say(verdict.rank, verdict.what);
       return verdict.code;
     } catch (const std::exception& e) {
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
       say(0, what);
       return error;
     }
-    if (!nq::dist::start_gate_passed()) return meet(error, what);
+    if (!nq::cluster::start_gate_passed()) return meet(error, what);
     say(world->rank(), what);
     // Past the gate, the other ranks may be waiting for this one; rank 0's commands end them.
     if (!leader) {
@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
     code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
     if (leader) code = print_help(who, help.text);
-  } catch (const nq::dist::other_rank_failed& e) {
+  } catch (const nq::cluster::other_rank_failed& e) {
     code = e.verdict().code;
     if (leader) say(e.verdict().rank, e.verdict().what);
   } catch (const nq::usage_error& e) {
@@ -206,7 +206,7 @@ int main(int argc, char** argv) {
     code = fail(std::string("internal error: ") + e.what(), nq::cli::exit_internal);
   }
   // A rank that ended without reaching the gate (help, no solution) still meets the others.
-  if (shared && !nq::dist::start_gate_passed())
+  if (shared && !nq::cluster::start_gate_passed())
     if (const int verdict = meet(0, ""); verdict) code = verdict;
   return finish_output(who, code);
 }

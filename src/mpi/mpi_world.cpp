@@ -1,4 +1,4 @@
-// The one file that includes <mpi.h>: MPI_COMM_WORLD as a dist::channel.
+// The one file that includes <mpi.h>: MPI_COMM_WORLD as a cluster::channel.
 
 #include "mpi/mpi_world.hpp"
 
@@ -22,7 +22,7 @@ std::string describe(int code) {
   return std::string(text, static_cast<std::size_t>(length));
 }
 
-class mpi_channel final : public dist::channel {
+class mpi_channel final : public cluster::channel {
  public:
   mpi_channel() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -55,7 +55,7 @@ class mpi_channel final : public dist::channel {
     if (code != MPI_SUCCESS)
       throw resource_error("cannot send to MPI rank " + std::to_string(to) + ": " + describe(code));
   }
-  std::optional<dist::message> poll() override {
+  std::optional<cluster::message> poll() override {
     int arrived = 0;
     MPI_Status status;
     int code = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status);
@@ -63,7 +63,7 @@ class mpi_channel final : public dist::channel {
     if (!arrived) return std::nullopt;
     int words = 0;
     MPI_Get_count(&status, MPI_UINT64_T, &words);
-    dist::message got{status.MPI_SOURCE, status.MPI_TAG,
+    cluster::message got{status.MPI_SOURCE, status.MPI_TAG,
                       std::vector<std::uint64_t>(static_cast<std::size_t>(words))};
     code = MPI_Recv(got.words.data(), words, MPI_UINT64_T, status.MPI_SOURCE, status.MPI_TAG,
                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -101,11 +101,11 @@ world::world(int& argc, char**& argv) {
   // A lost peer becomes an exception, so rank 0 can still save what has finished.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   channel_ = std::make_unique<mpi_channel>();
-  dist::process_world() = channel_.get();
+  cluster::process_world() = channel_.get();
 }
 
 world::~world() {
-  dist::process_world() = nullptr;
+  cluster::process_world() = nullptr;
   channel_.reset();
   MPI_Finalize();
 }

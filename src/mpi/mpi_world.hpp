@@ -1,10 +1,10 @@
 #pragma once
 // MPI for the life of the process, when mpirun/mpiexec started it. No MPI types here: the rest
-// of the code talks to the other ranks through dist::channel.
+// of the code talks to the other ranks through cluster::channel.
 
 #include <memory>
 
-#include "dist/channel.hpp"
+#include "cluster/channel.hpp"
 
 namespace nq::mpi {
 
@@ -23,10 +23,10 @@ class world {
   world& operator=(const world&) = delete;
   ~world();
   /// @brief This process's end of MPI_COMM_WORLD.
-  dist::channel& channel() { return *channel_; }
+  cluster::channel& channel() { return *channel_; }
 
  private:
-  std::unique_ptr<dist::channel> channel_;
+  std::unique_ptr<cluster::channel> channel_;
 };
 
 }  // namespace nq::mpi

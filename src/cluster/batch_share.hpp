@@ -18,10 +18,10 @@
 #include <span>
 #include <vector>
 
-#include "dist/channel.hpp"
+#include "cluster/channel.hpp"
 #include "nqueens/batch.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 
 /// @brief Runs first..first + count - 1 of a batch: one rank's share.
 struct run_share {
@@ -69,4 +69,4 @@ std::vector<batch_part> gather_parts(
     channel& world, const batch_part& mine, const std::vector<std::uint64_t>& my_records,
     const std::function<void(std::uint64_t first, const std::vector<chain_outcome>&)>& records);
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

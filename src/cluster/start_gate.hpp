@@ -10,9 +10,9 @@
 #include <exception>
 #include <string>
 
-#include "dist/channel.hpp"
+#include "cluster/channel.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 
 /// @brief What the ranks agreed at the gate.
 struct start_verdict {
@@ -43,4 +43,4 @@ class other_rank_failed : public std::exception {
 /// @brief For a command, once its rank is ready: passes the gate, or throws other_rank_failed.
 void start_together(channel& world);
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

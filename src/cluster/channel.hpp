@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-namespace nq::dist {
+namespace nq::cluster {
 
 /// @brief One message: who sent it, its kind, and its payload in 64-bit words.
 struct message {
@@ -102,4 +102,4 @@ inline channel*& process_world() {
 /// threads. Each endpoint may be used by its own thread.
 std::vector<std::unique_ptr<channel>> memory_world(int size);
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

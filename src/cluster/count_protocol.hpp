@@ -8,11 +8,11 @@
 #include <span>
 #include <vector>
 
-#include "dist/channel.hpp"
-#include "dist/count_cluster.hpp"
+#include "cluster/channel.hpp"
+#include "cluster/count_cluster.hpp"
 #include "nqueens/error.hpp"
 
-namespace nq::dist::protocol {
+namespace nq::cluster::protocol {
 
 enum count_tag : int { tag_hello = 1, tag_assign, tag_report, tag_end, tag_final };
 
@@ -90,4 +90,4 @@ inline void send_in_pieces(channel& world, int to, int tag, std::span<const std:
     world.send(to, tag, words.subspan(at, std::min(piece_words, words.size() - at)));
 }
 
-}  // namespace nq::dist::protocol
+}  // namespace nq::cluster::protocol

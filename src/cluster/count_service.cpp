@@ -11,11 +11,11 @@
 
 #include "core/worker_threads.hpp"
 #include "cpu/frame_engine.hpp"
-#include "dist/count_cluster.hpp"
-#include "dist/count_protocol.hpp"
+#include "cluster/count_cluster.hpp"
+#include "cluster/count_protocol.hpp"
 #include "nqueens/error.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 namespace {
 
 using protocol::clock;
@@ -218,4 +218,4 @@ void serve_count(channel& world, int n, const rank_engines& engines,
   }
 }
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

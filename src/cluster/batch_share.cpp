@@ -1,6 +1,6 @@
 // Shares of a batch and their exact merge (batch_share.hpp).
 
-#include "dist/batch_share.hpp"
+#include "cluster/batch_share.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +9,7 @@
 
 #include "nqueens/error.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 namespace {
 
 enum tag : int { tag_verdict = 20, tag_part, tag_send, tag_records };
@@ -191,4 +191,4 @@ std::vector<batch_part> gather_parts(
   return parts;
 }
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

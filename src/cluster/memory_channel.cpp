@@ -5,10 +5,10 @@
 #include <deque>
 #include <mutex>
 
-#include "dist/channel.hpp"
+#include "cluster/channel.hpp"
 #include "nqueens/error.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 namespace {
 
 struct inboxes {
@@ -58,4 +58,4 @@ std::vector<std::unique_ptr<channel>> memory_world(int size) {
   return world;
 }
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

@@ -1,13 +1,13 @@
 // Every rank ready, or none started (start_gate.hpp).
 
-#include "dist/start_gate.hpp"
+#include "cluster/start_gate.hpp"
 
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
-namespace nq::dist {
+namespace nq::cluster {
 namespace {
 
 enum tag : int { tag_ready = 40, tag_verdict };
@@ -72,4 +72,4 @@ void start_together(channel& world) {
   if (verdict.code != 0) throw other_rank_failed(std::move(verdict));
 }
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

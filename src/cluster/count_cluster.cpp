@@ -2,7 +2,7 @@
 // Every waiting thread sleeps between looks at its inbox, so that a rank's counting threads
 // keep their cores.
 
-#include "dist/count_cluster.hpp"
+#include "cluster/count_cluster.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -12,10 +12,10 @@
 
 #include "core/worker_threads.hpp"
 #include "cpu/frame_engine.hpp"
-#include "dist/count_protocol.hpp"
+#include "cluster/count_protocol.hpp"
 #include "nqueens/error.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 namespace {
 
 using protocol::clock;
@@ -398,4 +398,4 @@ slice_counter_fn count_leader::counter() {
 
 std::vector<rank_report> count_leader::finish() { return state_->finish(); }
 
-}  // namespace nq::dist
+}  // namespace nq::cluster

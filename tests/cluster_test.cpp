@@ -1,5 +1,5 @@
 // The protocols of a count and a batch shared by ranks, with the ranks played by threads over
-// in-process channels (dist::memory_world): the same code mpirun runs, here in every build and
+// in-process channels (cluster::memory_world): the same code mpirun runs, here in every build and
 // under the sanitizers, without MPI.
 
 #include <gtest/gtest.h>
@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "cpu/frame_engine.hpp"
-#include "dist/batch_share.hpp"
-#include "dist/count_cluster.hpp"
-#include "dist/count_protocol.hpp"
-#include "dist/start_gate.hpp"
+#include "cluster/batch_share.hpp"
+#include "cluster/count_cluster.hpp"
+#include "cluster/count_protocol.hpp"
+#include "cluster/start_gate.hpp"
 #include "nqueens/batch.hpp"
 #include "oeis.hpp"
 #include "scratch.hpp"
@@ -30,26 +30,26 @@ using test::a002562;
 /// threads.
 struct shared_count {
   count_result result;
-  std::vector<dist::rank_report> reports;
+  std::vector<cluster::rank_report> reports;
 };
 
 /// With `stop_after`, the stop is raised once that many frames have finished, on any rank:
 /// a stop midway whatever the machine's load.
 shared_count count_with_engines(int n, int ranks,
-                                const std::function<dist::rank_engines(int)>& engines,
+                                const std::function<cluster::rank_engines(int)>& engines,
                                 const std::string& checkpoint = "",
                                 std::atomic<bool>* stop = nullptr, std::uint64_t stop_after = 0) {
-  auto world = dist::memory_world(ranks);
+  auto world = cluster::memory_world(ranks);
   std::vector<std::thread> others;
   for (int r = 1; r < ranks; ++r)
     others.emplace_back(
-        [&, r] { dist::serve_count(*world[static_cast<std::size_t>(r)], n, engines(r), nullptr); });
+        [&, r] { cluster::serve_count(*world[static_cast<std::size_t>(r)], n, engines(r), nullptr); });
   std::atomic<bool> own_stop{false};
   std::atomic<bool>* raised = stop ? stop : &own_stop;
   shared_count out;
   {
-    const dist::rank_engines mine = engines(0);
-    dist::count_leader leader(*world[0], n, mine, raised);
+    const cluster::rank_engines mine = engines(0);
+    cluster::count_leader leader(*world[0], n, mine, raised);
     count_settings settings;
     settings.threads = mine.threads;
     settings.checkpoint = checkpoint;
@@ -79,7 +79,7 @@ shared_count count_on_ranks(int n, int ranks, unsigned threads, const std::strin
   return count_with_engines(
       n, ranks,
       [&](int) {
-        return dist::rank_engines{threads, {}, "auto"};
+        return cluster::rank_engines{threads, {}, "auto"};
       },
       checkpoint, stop, stop_after);
 }
@@ -164,7 +164,7 @@ TEST(SharedCount, EveryRankCountsAtN14) {
   // hello; ranks 1 and 2 on two threads each.
   played_gpus slow(14, std::chrono::microseconds(200));
   const shared_count c = count_with_engines(14, 3, [&](int r) {
-    return r == 0 ? dist::rank_engines{0, {slow.gpu()}, "auto"} : dist::rank_engines{2, {}, "auto"};
+    return r == 0 ? cluster::rank_engines{0, {slow.gpu()}, "auto"} : cluster::rank_engines{2, {}, "auto"};
   });
   EXPECT_EQ(c.result.solutions, a000170[13]);
   EXPECT_EQ(c.result.unique, a002562[13]);
@@ -221,13 +221,13 @@ TEST(SharedCount, APlainCheckpointResumesOnRanks) {
 
 // A rank stopped on its own (its signal) stops the whole count.
 TEST(SharedCount, ARankStoppedAloneStopsEveryRank) {
-  auto world = dist::memory_world(2);
+  auto world = cluster::memory_world(2);
   std::atomic<bool> rank_stop{true};  // stopped from the start
   std::thread other([&] {
-    dist::serve_count(*world[1], 16, dist::rank_engines{1, {}, "auto"}, &rank_stop);
+    cluster::serve_count(*world[1], 16, cluster::rank_engines{1, {}, "auto"}, &rank_stop);
   });
   std::atomic<bool> stop{false};
-  dist::count_leader leader(*world[0], 16, dist::rank_engines{1, {}, "auto"}, &stop);
+  cluster::count_leader leader(*world[0], 16, cluster::rank_engines{1, {}, "auto"}, &stop);
   count_settings settings;
   settings.stop = &stop;
   settings.slice_counters = {leader.counter()};
@@ -247,7 +247,7 @@ TEST(SharedCount, GpusAloneOnEveryRankGiveTheOeisCounts) {
       for (int n = 4; n <= 12; n += 2) {
         played_gpus gpus(n);
         const shared_count c = count_with_engines(n, ranks, [&](int) {
-          dist::rank_engines e{0, {}, "auto"};
+          cluster::rank_engines e{0, {}, "auto"};
           for (unsigned g = 0; g < per_rank; ++g) e.gpus.push_back(gpus.gpu());
           return e;
         });
@@ -277,12 +277,12 @@ TEST(SharedCount, GpusTakeBatchesBesideTheThreads) {
   for (int r = 0; r < ranks; ++r)
     by_rank.push_back(std::make_unique<played_gpus>(n, std::chrono::microseconds(100)));
   const shared_count c = count_with_engines(n, ranks, [&](int r) {
-    return dist::rank_engines{1, {by_rank[static_cast<std::size_t>(r)]->gpu()}, "auto"};
+    return cluster::rank_engines{1, {by_rank[static_cast<std::size_t>(r)]->gpu()}, "auto"};
   });
   EXPECT_EQ(c.result.solutions, a000170[n - 1]);
   EXPECT_EQ(c.result.unique, a002562[n - 1]);
   const std::uint64_t frames = detail::canonical_frames(n).size();
-  const std::uint64_t most = dist::protocol::gpu_batch(frames, ranks);
+  const std::uint64_t most = cluster::protocol::gpu_batch(frames, ranks);
   ASSERT_GT(most, 1u);
   for (int r = 0; r < ranks; ++r) {
     const auto batches = by_rank[static_cast<std::size_t>(r)]->batches();
@@ -293,7 +293,7 @@ TEST(SharedCount, GpusTakeBatchesBesideTheThreads) {
       largest = std::max(largest, b.size());
     }
     EXPECT_GT(largest, 1u) << "rank " << r << ": frames one by one, not in batches";
-    const dist::rank_report& report = c.reports[static_cast<std::size_t>(r)];
+    const cluster::rank_report& report = c.reports[static_cast<std::size_t>(r)];
     EXPECT_EQ(report.threads, 1u);
     EXPECT_EQ(report.gpus, 1u);
     EXPECT_GT(report.subproblems, by_rank[static_cast<std::size_t>(r)]->frames_given())
@@ -309,7 +309,7 @@ TEST(SharedCount, AStopWhileGpusCountResumesExactly) {
         return count_with_engines(
             17, 2,
             [&](int) {
-              return dist::rank_engines{0, {gpus.gpu()}, "auto"};
+              return cluster::rank_engines{0, {gpus.gpu()}, "auto"};
             },
             path, stop, after);
       });
@@ -323,7 +323,7 @@ TEST(SharedCount, AStopWhileGpusCountResumesExactly) {
 TEST(SharedCount, EveryRanksGpusCount) {
   played_gpus gpus(14, std::chrono::microseconds(200));
   const shared_count c = count_with_engines(14, 3, [&](int) {
-    return dist::rank_engines{0, {gpus.gpu(), gpus.gpu()}, "auto"};
+    return cluster::rank_engines{0, {gpus.gpu(), gpus.gpu()}, "auto"};
   });
   EXPECT_EQ(c.result.solutions, a000170[13]);
   for (const auto& r : c.reports) {
@@ -346,32 +346,32 @@ TEST(SharedCount, AResumedCountSpreadsWhatIsLeft) {
   const shared_count c = count_with_engines(
       16, 2,
       [&](int) {
-        return dist::rank_engines{0, {gpus.gpu()}, "auto"};
+        return cluster::rank_engines{0, {gpus.gpu()}, "auto"};
       },
       path);
   EXPECT_EQ(c.result.solutions, a000170[15]);
   EXPECT_EQ(c.result.resumed, frames - left);
   for (const auto& r : c.reports) EXPECT_GT(r.subproblems, 0u) << "rank " << r.rank;
   for (const auto& b : gpus.batches())
-    EXPECT_LE(b.size(), dist::protocol::gpu_batch(left, 2)) << "a batch sized from the whole count";
+    EXPECT_LE(b.size(), cluster::protocol::gpu_batch(left, 2)) << "a batch sized from the whole count";
 }
 
 // A machine's GPUs split among its ranks.
 TEST(LocalShare, RanksOnOneMachineSplitItsGpus) {
   const std::vector<int> four{0, 1, 2, 3};
-  EXPECT_EQ(dist::local_share_of_gpus(four, 0, 1), four);
-  EXPECT_EQ(dist::local_share_of_gpus(four, 0, 2), (std::vector<int>{0, 2}));
-  EXPECT_EQ(dist::local_share_of_gpus(four, 1, 2), (std::vector<int>{1, 3}));
-  for (int r = 0; r < 4; ++r) EXPECT_EQ(dist::local_share_of_gpus(four, r, 4), std::vector<int>{r});
-  EXPECT_EQ(dist::local_share_of_gpus({0, 1, 2}, 1, 2), std::vector<int>{1});
-  EXPECT_EQ(dist::local_share_of_gpus({0, 1, 2}, 0, 2), (std::vector<int>{0, 2}));
-  EXPECT_EQ(dist::local_share_of_gpus({5, 7}, 2, 3), std::vector<int>{5});  // fewer GPUs: shared
-  EXPECT_EQ(dist::local_share_of_gpus({5}, 1, 4), std::vector<int>{5});
-  EXPECT_TRUE(dist::local_share_of_gpus({}, 1, 2).empty());
+  EXPECT_EQ(cluster::local_share_of_gpus(four, 0, 1), four);
+  EXPECT_EQ(cluster::local_share_of_gpus(four, 0, 2), (std::vector<int>{0, 2}));
+  EXPECT_EQ(cluster::local_share_of_gpus(four, 1, 2), (std::vector<int>{1, 3}));
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(cluster::local_share_of_gpus(four, r, 4), std::vector<int>{r});
+  EXPECT_EQ(cluster::local_share_of_gpus({0, 1, 2}, 1, 2), std::vector<int>{1});
+  EXPECT_EQ(cluster::local_share_of_gpus({0, 1, 2}, 0, 2), (std::vector<int>{0, 2}));
+  EXPECT_EQ(cluster::local_share_of_gpus({5, 7}, 2, 3), std::vector<int>{5});  // fewer GPUs: shared
+  EXPECT_EQ(cluster::local_share_of_gpus({5}, 1, 4), std::vector<int>{5});
+  EXPECT_TRUE(cluster::local_share_of_gpus({}, 1, 2).empty());
   for (int size = 1; size <= 5; ++size) {  // every GPU taken by some rank
     std::vector<int> taken;
     for (int r = 0; r < size; ++r)
-      for (const int g : dist::local_share_of_gpus(four, r, size)) taken.push_back(g);
+      for (const int g : cluster::local_share_of_gpus(four, r, size)) taken.push_back(g);
     std::sort(taken.begin(), taken.end());
     taken.erase(std::unique(taken.begin(), taken.end()), taken.end());
     EXPECT_EQ(taken, four) << size << " ranks";
@@ -383,7 +383,7 @@ TEST(BatchShare, SharesCoverTheRunsInOrder) {
     for (int ranks = 1; ranks <= 5; ++ranks) {
       std::uint64_t next = 0;
       for (int r = 0; r < ranks; ++r) {
-        const dist::run_share s = dist::share_of(runs, r, ranks);
+        const cluster::run_share s = cluster::share_of(runs, r, ranks);
         EXPECT_EQ(s.first, next);
         EXPECT_LE(s.count, runs / ranks + 1);
         next += s.count;
@@ -393,13 +393,13 @@ TEST(BatchShare, SharesCoverTheRunsInOrder) {
 }
 
 /// The shares of a batch run one after another, each as a rank would run it.
-std::vector<dist::batch_part> run_in_shares(index_t n, const local_search_settings& algorithm,
+std::vector<cluster::batch_part> run_in_shares(index_t n, const local_search_settings& algorithm,
                                             batch_settings settings, int ranks) {
-  std::vector<dist::batch_part> parts;
+  std::vector<cluster::batch_part> parts;
   const std::uint64_t runs = settings.runs;
   for (int r = 0; r < ranks; ++r) {
-    const dist::run_share share = dist::share_of(runs, r, ranks);
-    dist::batch_part part;
+    const cluster::run_share share = cluster::share_of(runs, r, ranks);
+    cluster::batch_part part;
     part.requested = share.count;
     settings.first_run = share.first;
     settings.runs = share.count;
@@ -408,7 +408,7 @@ std::vector<dist::batch_part> run_in_shares(index_t n, const local_search_settin
     part.runs = stats.runs;
     part.interrupted = stats.interrupted;
     // Through the wire format, as the parts travel.
-    parts.push_back(dist::unpack_part(dist::pack_part(part)));
+    parts.push_back(cluster::unpack_part(cluster::pack_part(part)));
   }
   return parts;
 }
@@ -421,7 +421,7 @@ TEST(BatchShare, MergedSharesHaveTheStatisticsOfTheWholeBatch) {
   settings.seed = 42;
   settings.threads = 2;
   const batch_stats whole = run_batch(12, algorithm, settings);
-  const batch_stats merged = dist::merge_parts(run_in_shares(12, algorithm, settings, 3));
+  const batch_stats merged = cluster::merge_parts(run_in_shares(12, algorithm, settings, 3));
   EXPECT_EQ(merged.runs, whole.runs);
   EXPECT_EQ(merged.solved, whole.solved);
   EXPECT_EQ(merged.success_rate, whole.success_rate);
@@ -437,7 +437,7 @@ TEST(BatchShare, MergedSharesHaveTheStatisticsOfTheWholeBatch) {
 }
 
 TEST(BatchShare, AnInterruptedShareEndsThePrefix) {
-  std::vector<dist::batch_part> parts(3);
+  std::vector<cluster::batch_part> parts(3);
   for (auto& p : parts) {
     p.requested = 10;
     p.runs = 10;
@@ -447,44 +447,44 @@ TEST(BatchShare, AnInterruptedShareEndsThePrefix) {
   parts[1].interrupted = true;
   parts[1].tally = {};
   for (int i = 0; i < 4; ++i) parts[1].tally.success.add(3);
-  const batch_stats merged = dist::merge_parts(parts);
+  const batch_stats merged = cluster::merge_parts(parts);
   EXPECT_TRUE(merged.interrupted);
   EXPECT_EQ(merged.runs, 14u);  // share 0 whole, then share 1's prefix; share 2 left out
   EXPECT_EQ(merged.solved, 4u);
 }
 
 TEST(BatchShare, GatherHandsRank0EveryPartAndRecordInOrder) {
-  auto world = dist::memory_world(3);
+  auto world = cluster::memory_world(3);
   std::vector<std::uint64_t> seen;
   std::vector<std::thread> others;
   for (int r = 1; r < 3; ++r)
     others.emplace_back([&, r] {
-      dist::channel& mine = *world[static_cast<std::size_t>(r)];
-      ASSERT_TRUE(dist::agree(mine, false));
-      dist::batch_part part;
+      cluster::channel& mine = *world[static_cast<std::size_t>(r)];
+      ASSERT_TRUE(cluster::agree(mine, false));
+      cluster::batch_part part;
       part.requested = part.runs = 2;
       std::vector<std::uint64_t> records;
       for (int i = 0; i < 2; ++i) {
         chain_outcome run;
         run.steps = static_cast<std::uint64_t>(10 * r + i);
         part.tally.add(run);
-        dist::pack_record(run, records);
+        cluster::pack_record(run, records);
       }
-      dist::gather_parts(mine, part, records, [](std::uint64_t, const auto&) {});
-      EXPECT_FALSE(dist::agree(mine, true));
+      cluster::gather_parts(mine, part, records, [](std::uint64_t, const auto&) {});
+      EXPECT_FALSE(cluster::agree(mine, true));
     });
-  ASSERT_TRUE(dist::agree(*world[0], true));
-  dist::batch_part mine;
+  ASSERT_TRUE(cluster::agree(*world[0], true));
+  cluster::batch_part mine;
   mine.requested = mine.runs = 1;
   mine.tally.failure.add(1);
-  const auto parts = dist::gather_parts(
+  const auto parts = cluster::gather_parts(
       *world[0], mine, {}, [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
         for (std::size_t i = 0; i < runs.size(); ++i) {
           EXPECT_EQ(first + i, 1 + seen.size());
           seen.push_back(runs[i].steps);
         }
       });
-  dist::agree(*world[0], false);
+  cluster::agree(*world[0], false);
   for (auto& t : others) t.join();
   ASSERT_EQ(parts.size(), 3u);
   EXPECT_EQ(parts[2].tally.failure.nth(1), 21u);
@@ -495,11 +495,11 @@ TEST(BatchShare, GatherHandsRank0EveryPartAndRecordInOrder) {
 // takes what that rank has, and no records from the ranks after it (the merge leaves them out:
 // the runs written must stay 0..k-1); none of them waits forever.
 TEST(BatchShare, GatherAfterAStopTakesTheCutShareAndNoLaterOne) {
-  auto world = dist::memory_world(4);
+  auto world = cluster::memory_world(4);
   std::vector<std::thread> others;
   for (int r = 1; r < 4; ++r)
     others.emplace_back([&, r] {
-      dist::batch_part part;
+      cluster::batch_part part;
       part.requested = 5;
       part.runs = r == 2 ? 2 : 5;  // rank 2's stop came after two runs, before its last slice
       part.interrupted = r == 2;
@@ -508,15 +508,15 @@ TEST(BatchShare, GatherAfterAStopTakesTheCutShareAndNoLaterOne) {
         chain_outcome run;
         run.steps = 100 * static_cast<std::uint64_t>(r) + i;
         part.tally.add(run);
-        dist::pack_record(run, records);
+        cluster::pack_record(run, records);
       }
-      dist::gather_parts(*world[static_cast<std::size_t>(r)], part, records,
+      cluster::gather_parts(*world[static_cast<std::size_t>(r)], part, records,
                          [](std::uint64_t, const auto&) {});
     });
-  dist::batch_part mine;
+  cluster::batch_part mine;
   mine.requested = mine.runs = 5;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;  // (run, steps)
-  const auto parts = dist::gather_parts(
+  const auto parts = cluster::gather_parts(
       *world[0], mine, {}, [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
         for (std::size_t i = 0; i < runs.size(); ++i) seen.emplace_back(first + i, runs[i].steps);
       });
@@ -525,19 +525,19 @@ TEST(BatchShare, GatherAfterAStopTakesTheCutShareAndNoLaterOne) {
   const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected{
       {5, 100}, {6, 101}, {7, 102}, {8, 103}, {9, 104}, {10, 200}, {11, 201}};
   EXPECT_EQ(seen, expected);
-  EXPECT_EQ(dist::merge_parts(parts).runs, 12u);
+  EXPECT_EQ(cluster::merge_parts(parts).runs, 12u);
 }
 
 /// Every rank at the gate with `codes[r]` (0: ready): the verdict each rank got.
-std::vector<dist::start_verdict> gate(const std::vector<int>& codes) {
+std::vector<cluster::start_verdict> gate(const std::vector<int>& codes) {
   const int ranks = static_cast<int>(codes.size());
-  auto world = dist::memory_world(ranks);
-  std::vector<dist::start_verdict> verdicts(codes.size());
+  auto world = cluster::memory_world(ranks);
+  std::vector<cluster::start_verdict> verdicts(codes.size());
   std::vector<std::thread> threads;
   for (int r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
       const auto i = static_cast<std::size_t>(r);
-      verdicts[i] = dist::pass_start_gate(*world[i], codes[i],
+      verdicts[i] = cluster::pass_start_gate(*world[i], codes[i],
                                           codes[i] ? "rank " + std::to_string(r) + " failed" : "");
     });
   for (auto& t : threads) t.join();
@@ -565,15 +565,15 @@ TEST(StartGate, EveryRankStartsOrNoneWithOneFailure) {
     }
   }
   // A long message arrives whole, byte for byte.
-  auto world = dist::memory_world(2);
+  auto world = cluster::memory_world(2);
   std::string long_text(1001, 'x');
   long_text[1000] = '!';
-  dist::start_verdict at_0;
-  std::thread other([&] { dist::pass_start_gate(*world[1], 3, long_text); });
-  at_0 = dist::pass_start_gate(*world[0], 0, "");
+  cluster::start_verdict at_0;
+  std::thread other([&] { cluster::pass_start_gate(*world[1], 3, long_text); });
+  at_0 = cluster::pass_start_gate(*world[0], 0, "");
   other.join();
   EXPECT_EQ(at_0.what, long_text);
-  EXPECT_TRUE(dist::start_gate_passed());
+  EXPECT_TRUE(cluster::start_gate_passed());
 }
 
 }  // namespace

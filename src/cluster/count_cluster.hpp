@@ -6,7 +6,7 @@
 // they are sent until rank 0 ends the count.
 //
 // Every rank counts with its CPU threads, a frame at a time, and its GPUs, a batch of frames a
-// launch (up to dist::protocol::gpu_batch), which they report frame by frame as it runs.
+// launch (up to cluster::protocol::gpu_batch), which they report frame by frame as it runs.
 //
 // Messages (64-bit words):
 //   hello  r -> 0  [threads, gpus]                    a rank is ready
@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "dist/channel.hpp"
+#include "cluster/channel.hpp"
 #include "nqueens/count.hpp"
 
-namespace nq::dist {
+namespace nq::cluster {
 
 /// @brief What a rank counts with.
 struct rank_engines {
@@ -83,4 +83,4 @@ class count_leader {
 /// the count. `stop` (a signal) stops this rank early; rank 0 then stops the count.
 void serve_count(channel& world, int n, const rank_engines& engines, const std::atomic<bool>* stop);
 
-}  // namespace nq::dist
+}  // namespace nq::cluster
