@@ -10,6 +10,7 @@
 
 #include "nqueens/engine.hpp"
 #include "nqueens/local_search.hpp"
+#include "nqueens/verify.hpp"
 #include "nqueens/error.hpp"
 #include "oeis.hpp"
 
@@ -173,6 +174,88 @@ TEST(EngineBatch, WithoutAGpuAutoFallsBackAndGpuIsRefused) {
   const batch_report report = run(request);
   EXPECT_EQ(report.device, "cpu");
   EXPECT_NE(report.note.find("ran on the CPU"), std::string::npos) << report.note;
+}
+
+solve_request cpu_solve(index_t n, const std::string& algorithm, std::uint64_t seed = 5) {
+  solve_request request;
+  request.n = n;
+  request.algorithm = algorithm;
+  request.seed = seed;
+  if (const auto local = find_local_algorithm(algorithm)) request.local.algorithm = *local;
+  return request;
+}
+
+TEST(EngineSolve, TwoAndThreeQueensAreAnsweredWithoutASearch) {
+  for (const index_t n : {2, 3}) {
+    const solve_report report = run(cpu_solve(n, "min-conflicts"));
+    EXPECT_FALSE(report.result.solved);
+    EXPECT_TRUE(report.result.queen_row.empty());
+    EXPECT_FALSE(report.pairs_counted);
+    EXPECT_TRUE(nlohmann::json::parse(to_json(report)).at("conflicts").is_null());
+  }
+}
+
+// Equal requests give equal boards, and each is a solution.
+TEST(EngineSolve, ASeedGivesTheSameSolvedBoard) {
+  for (const char* algorithm : {"min-conflicts", "hc-restart", "sa", "backtrack", "constructive"}) {
+    const solve_report first = run(cpu_solve(12, algorithm)), again = run(cpu_solve(12, algorithm));
+    EXPECT_TRUE(first.result.solved) << algorithm;
+    EXPECT_TRUE(verify_board(first.result.queen_row).valid()) << algorithm;
+    EXPECT_EQ(first.result.queen_row, again.result.queen_row) << algorithm;
+    EXPECT_EQ(first.algorithm, algorithm);
+  }
+}
+
+TEST(EngineSolve, TheDefaultIsLatticeFromTwoToTheTwentyQueens) {
+  EXPECT_EQ(run(cpu_solve(100, "")).algorithm, "min-conflicts");
+  auto huge = cpu_solve(index_t{1} << 20, "");
+  huge.threads = 2;
+  huge.keep_board = false;
+  const solve_report report = run(huge);
+  EXPECT_EQ(report.algorithm, "lattice");
+  EXPECT_TRUE(report.result.solved);
+  EXPECT_EQ(report.threads, 2u);
+}
+
+// --chains keeps one chain (the lowest-numbered that solves, else the one with the fewest
+// pairs); that chain run alone gives the same board (its replay).
+TEST(EngineSolve, AKeptChainReplaysAlone) {
+  auto many = cpu_solve(10, "hc");
+  many.chains = 16;
+  const solve_report kept = run(many);
+  EXPECT_LT(kept.chain, 16u);
+  EXPECT_EQ(kept.device, "cpu");
+  auto one = cpu_solve(10, "hc");
+  one.chain = kept.chain;
+  const solve_report alone = run(one);
+  EXPECT_EQ(alone.result.queen_row, kept.result.queen_row);
+  EXPECT_EQ(alone.result.solved, kept.result.solved);
+  const auto record = nlohmann::json::parse(to_json(kept));
+  EXPECT_EQ(record.at("chains"), 16);
+  EXPECT_EQ(record.at("chain"), kept.chain);
+  EXPECT_EQ(record.at("rows").size(), 10u);
+}
+
+TEST(EngineSolve, RefusesWhatItCannotRun) {
+  EXPECT_THROW(run(cpu_solve(8, "nope")), usage_error);
+  auto systematic = cpu_solve(8, "backtrack");
+  systematic.chains = 2;
+  EXPECT_THROW(run(systematic), usage_error);
+  auto small = cpu_solve(1000, "min-conflicts");
+  small.memory_limit = 1024;
+  EXPECT_THROW(run(small), resource_error);
+}
+
+TEST(EngineSolve, AStopEndsTheRunUnsolved) {
+  std::stop_source source;
+  source.request_stop();
+  auto request = cpu_solve(200, "hc-sideways");
+  request.limits.max_steps = 1000000000;
+  request.local.hill.max_sideways = 4294967295u;
+  request.stop.token = source.get_token();
+  const solve_report report = run(request);
+  EXPECT_FALSE(report.result.solved);
+  EXPECT_LT(report.result.steps, 1000000000u);
 }
 
 TEST(EngineCount, RefusesABoardOutOfRange) {

@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -14,6 +16,7 @@
 
 #include "nqueens/batch.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/local_search.hpp"
 
 namespace nq {
 
@@ -90,6 +93,70 @@ count_report run(const count_request& request);
 
 /// @brief The JSON record of a count (nqueens count -f json), one line without the newline.
 std::string to_json(const count_report& report);
+
+/// @brief What nqueens solve does: one board of n queens by one algorithm (any of
+/// `nqueens algorithms`), on the CPU or, for --chains, parallel and lattice, where `device` says.
+struct solve_request {
+  index_t n = 0;
+  /// The algorithm's name; "" for the default: lattice from 2^20 queens, min-conflicts below.
+  std::string algorithm;
+  /// A local search's settings (its `algorithm` is the one `algorithm` names, with its
+  /// variant): sideways, p, cooling, ... (local_search.hpp).
+  local_search_settings local;
+  std::uint64_t seed = 1;
+  search_limits limits;  ///< its `stop` is the engine's to set from `stop` when that is given
+  unsigned threads = 0;  ///< parallel and lattice: CPU threads; 0: every core
+  std::uint64_t chains = 0;  ///< local search: run this many chains and keep the best; 0: one
+  std::uint64_t chain = 0;   ///< local search, one chain: the stream it runs
+  device_kind device = device_kind::cpu;  ///< chains, parallel and lattice: cpu, gpu or any
+  bool randomize = false;                 ///< backtrack, backtrack-opt, dfs: shuffled rows
+  std::uint64_t max_memory = std::uint64_t{1} << 30;  ///< bfs: the frontier's bound
+  std::optional<std::uint64_t> memory_limit;  ///< refuse boards past this (default: available)
+  /// Keep the board where keeping it costs (a GPU lattice's copy back, a stopped CPU lattice's
+  /// completion); an unsolved run keeps its board anyway.
+  bool keep_board = true;
+  std::span<const row_t> start;  ///< one chain of a local search starts here (empty: random)
+  trace_fn trace;                ///< local search: called after every step of the kept chain
+  progress_fn progress;          ///< min-conflicts, parallel, lattice: a few times a second
+  /// bfs: called as each level of the frontier is reached (level, partial boards).
+  std::function<void(index_t level, std::uint64_t frontier)> bfs_level;
+  job_stop stop;  ///< once raised, the run ends soon, unsolved, with the board it holds
+};
+
+/// @brief The board a solve found (or was left with), and how and where it ran.
+struct solve_report {
+  index_t n = 0;
+  std::string algorithm;  ///< as run (the default resolved)
+  std::uint64_t seed = 0;
+  solve_result result;
+  bool local = false;            ///< a local search (its settings below)
+  /// A local search run as a chain (all but min-conflicts' permutation variant): `chain` says
+  /// which.
+  bool chain_search = false;
+  local_search_settings settings;  ///< the local search's, as run
+  std::uint64_t chains = 0;      ///< as asked
+  std::uint64_t chain = 0;       ///< the chain run, or with chains the one kept
+  bool threaded = false;         ///< parallel or lattice
+  std::string device = "cpu";    ///< where it ran: cpu or gpu
+  std::string device_name;       ///< with chains: the CPU's model or the GPU's name
+  unsigned threads = 0;          ///< parallel and lattice on the CPU: the threads it ran on
+  double kernel_seconds = -1;    ///< lattice on the GPU: its launches, by CUDA events
+  /// A run stopped while placing queens (parallel, or min-conflicts before its repair): the
+  /// queens left to place are in result.unplaced, and its attacking pairs were never counted.
+  bool stopped_placing = false;
+  bool pairs_counted = true;  ///< false: result.conflicts means nothing (JSON's null)
+  std::string note;           ///< why `any` ran on the CPU, for the caller to tell
+};
+
+/// @brief Solves as `request` says. n = 2 and 3 have no solution: answered at once, unsolved,
+/// with no board. Throws usage_error for an unknown algorithm or settings it does not take,
+/// device_error for `gpu` without a CUDA device, resource_error when the board does not fit
+/// in memory (before it starts, or when the system refuses the memory).
+solve_report run(const solve_request& request);
+
+/// @brief The JSON record of a solve (nqueens solve -f json), rows included, without the
+/// newline. For huge boards the command streams the rows instead.
+std::string to_json(const solve_report& report);
 
 /// @brief What nqueens batch does: many independent runs of one local search (run i from
 /// stream (seed, i)), and their statistics.

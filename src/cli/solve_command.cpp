@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "engine/device_choice.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
@@ -13,6 +12,7 @@
 #include "core/memory.hpp"
 #include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
+#include "engine/solve_job.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/chains.hpp"
 #include "nqueens/climb.hpp"
@@ -54,15 +54,6 @@ struct solve_request {
   unsigned threads = 0;          // parallel: worker threads; 0: every core
   bool format_given = false;     // -f or -o on the command line
   shell_solve* shell = nullptr;  // set when the shell's run drives solve
-};
-
-/// Where the chosen chain ran and how many ran, for the reports.
-struct chain_report {
-  std::string device = "cpu";
-  std::string device_name;
-  unsigned threads = 0;        // parallel on the CPU: the threads it ran on
-  double kernel_seconds = -1;  // lattice on the GPU: its launches, by CUDA events
-  std::string note;            // why --device auto ran on the CPU, said once the result is written
 };
 
 bool is_parallel(const solve_request& request) { return request.algorithm == "parallel"; }
@@ -225,150 +216,41 @@ solve_request parse_request(int argc, char** argv) {
   return request;
 }
 
-std::uint64_t memory_needed(const solve_request& request) {
-  if (request.local && *request.local == local_algorithm::min_conflicts) {
-    // The margin is the process itself (code, libraries, stacks), seen in the peak at 10^8. A
-    // run a limit stops allocates nothing more: it does not count the pairs of its board.
-    return min_conflicts_memory_bytes(request.n) + (std::uint64_t{4} << 20);
-  }
-  if (request.local) return local_memory_bytes(request.local_settings, request.n);
-  // Every array the run allocates (the GPU path holds the board on the host too), and the
-  // process itself; a stopped run counts nothing more.
-  if (is_parallel(request)) return placement_memory_bytes(request.n) + (std::uint64_t{8} << 20);
-  if (is_lattice(request)) {
-    // On the GPU, the host holds the board copied back and the line counts of its CPU check.
-    const std::uint64_t cpu =
-        lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads);
-    const std::uint64_t gpu = request.n * sizeof(row_t) + verify_memory_bytes(request.n);
-    return (request.device == device_kind::cpu ? cpu : std::max(cpu, gpu)) + (std::uint64_t{8} << 20);
-  }
-  return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
-}
-
-void check_memory(const solve_request& request) {
-  const std::uint64_t need = memory_needed(request);
-  const auto available = request.memory_limit ? request.memory_limit : available_memory_bytes();
-  if (available && need > *available)
-    throw resource_error(
-        "n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
-        " of memory, but only " + format_bytes(*available) +
-        (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
-}
-
-solve_result run_systematic(const solve_request& request) {
-  systematic_settings settings;
-  settings.randomize = request.randomize;
-  settings.seed = request.seed;
-  settings.limits = request.limits;
-  settings.max_memory = request.max_memory;
+/// The engine's request for what the command line asked.
+nq::solve_request job_of(const solve_request& request) {
+  nq::solve_request job;
+  job.n = request.n;
+  job.algorithm = request.algorithm;
+  job.local = request.local_settings;
+  job.seed = request.seed;
+  job.limits = request.limits;
+  job.threads = request.threads;
+  job.chains = request.chains;
+  job.chain = request.chain;
+  job.device = request.device;
+  job.randomize = request.randomize;
+  job.max_memory = request.max_memory;
+  job.memory_limit = request.memory_limit;
+  // The board is kept (the GPU's copied back, a stopped CPU run's completed) only where
+  // something shows or writes it.
+  job.keep_board = request.shell || request.format != solve_format::summary;
   if (!request.quiet)
-    settings.level_fn = [&](index_t level, std::uint64_t frontier) {
+    job.bfs_level = [n = request.n](index_t level, std::uint64_t frontier) {
       std::fprintf(stderr, "bfs: level %llu of %llu, frontier %llu partial boards\n",
-                   static_cast<unsigned long long>(level),
-                   static_cast<unsigned long long>(request.n),
+                   static_cast<unsigned long long>(level), static_cast<unsigned long long>(n),
                    static_cast<unsigned long long>(frontier));
     };
-  return solve_systematic(request.algorithm, request.n, settings);
+  if (request.shell) {
+    // The shell's board is where one chain starts; --chains and --chain start afresh.
+    if (!request.chains && !request.chain) job.start = request.shell->start;
+    if (request.shell->narrate) job.trace = request.shell->narrate;
+  }
+  return job;
 }
 
-solve_result run_algorithm(const solve_request& request, progress_line& progress,
-                           trace_writer* trace) {
-  if (request.algorithm == "constructive") return solve_constructive(request.n);
-  if (is_systematic(request.algorithm)) return run_systematic(request);
-  if (is_chain(request)) {
-    local_run run;
-    run.seed = request.seed;
-    run.stream = request.chain;
-    run.limits = request.limits;
-    if (trace) run.trace = trace->callback();
-    if (request.shell) {
-      // The shell's board is where one chain starts; --chains and --chain start afresh.
-      if (!request.chains && !request.chain) run.start = request.shell->start.data();
-      if (request.shell->narrate) {
-        auto written = run.trace;
-        run.trace = [written, narrate = request.shell->narrate](const trace_row& row) {
-          if (written) written(row);
-          narrate(row);
-        };
-      }
-    }
-    return solve_local(request.n, request.local_settings, run);
-  }
-  min_conflicts_settings settings;
-  settings.seed = request.seed;
-  settings.limits = request.limits;
-  return solve_min_conflicts(request.n, settings,
-                             [&](const solve_progress& p) { progress.update(p); });
-}
-
-/// --chains C: all C chains on the chosen backend, which also gives the kept chain's board
-/// and trace (see solve_chains): exactly what `--chain I` gives on the CPU.
-solve_result run_chains(solve_request& request, trace_writer* trace, chain_report& report) {
-  const auto backend =
-      engine::choose_backend(request.device, request.local_settings, request.n, 0, report.note);
-  report.device = backend->device();
-  report.device_name = backend->device_name();
-  chains_settings settings;
-  settings.chains = request.chains;
-  settings.seed = request.seed;
-  settings.limits = request.limits;
-  if (trace) settings.trace = trace->callback();
-  if (request.shell && request.shell->narrate) {
-    auto written = settings.trace;
-    settings.trace = [written, narrate = request.shell->narrate](const trace_row& row) {
-      if (written) written(row);
-      narrate(row);
-    };
-  }
-  chains_result kept = solve_chains(request.n, request.local_settings, settings, *backend);
-  request.chain = kept.chain;
-  return std::move(kept.result);
-}
-
-/// A run stopped mid-placement (parallel, or min-conflicts before its repair) reports the
-/// queens still to place; their attacking pairs were never counted.
-bool stopped_placing(const solve_request& request, const solve_result& result) {
-  return !result.solved && (is_parallel(request) || result.unplaced > 0);
-}
-
-/// Whether the run's attacking pairs were counted: not when it stopped placing, nor when a stop
-/// left them uncounted (the lattice on the GPU). JSON then has a null `conflicts`.
-bool pairs_counted(const solve_request& request, const solve_result& result) {
-  return result.solved || (!stopped_placing(request, result) && result.pairs_counted);
-}
-
-void write_json(byte_sink& out, const solve_request& request, const solve_result& result,
-                const chain_report& report) {
-  nlohmann::ordered_json record;
-  record["n"] = request.n;
-  record["algorithm"] = request.algorithm;
-  record["device"] = report.device;
-  if (request.chains) {
-    record["device_name"] = report.device_name;
-    record["chains"] = request.chains;
-  }
-  if (is_threaded(request)) record["threads"] = report.threads;
-  if (report.kernel_seconds >= 0) record["kernel_seconds"] = report.kernel_seconds;
-  if (is_chain(request)) record["chain"] = request.chain;
-  record["seed"] = request.seed;
-  record["solved"] = result.solved;
-  if (stopped_placing(request, result)) {
-    record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
-    record["unplaced"] = result.unplaced;
-  } else if (!solution_exists(request.n) || !pairs_counted(request, result)) {
-    record["conflicts"] = nullptr;  // n = 2, 3 (no board was made), or pairs left uncounted
-  } else {
-    record["conflicts"] = result.conflicts;
-  }
-  record["steps"] = result.steps;
-  record["restarts"] = result.restarts;
-  record["seconds"] = result.seconds;
-  if (request.local) {
-    nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : local_parameters(request.local_settings, request.n))
-      parameters[name] = value;
-    record["parameters"] = parameters;
-  }
+void write_json(byte_sink& out, const solve_report& report) {
+  const solve_result& result = report.result;
+  const nlohmann::ordered_json record = engine::solve_json_head(report);
   std::string head = record.dump();
   head.pop_back();  // the rows follow, streamed: a board of 10^8 queens is no document tree
   out.write(head);
@@ -380,8 +262,8 @@ void write_json(byte_sink& out, const solve_request& request, const solve_result
   out.write("}\n");
 }
 
-std::string summary_line(const solve_request& request, const solve_result& result,
-                         const chain_report& report) {
+std::string summary_line(const solve_request& request, const solve_report& report) {
+  const solve_result& result = report.result;
   char line[320];
   const char* outcome = result.solved ? "solved" : "no solution found";
   std::string by = request.algorithm;
@@ -405,24 +287,24 @@ std::string summary_line(const solve_request& request, const solve_result& resul
     text += report.device == "gpu" ? ", on the gpu"
                                    : ", " + count_of(report.threads, "thread") + " on the cpu";
   }
-  if (stopped_placing(request, result))
+  if (report.stopped_placing)
     text += ", " + count_of(result.unplaced, "queen") + " not yet placed";
-  else if (!pairs_counted(request, result))
+  else if (!report.pairs_counted)
     text += ", attacking pairs not counted";
   else if (!result.solved)
     text += ", " + count_of(result.conflicts, "attacking pair") + " left";
   return text + ")\n";
 }
 
-void write_result(byte_sink& out, const solve_request& request, const solve_result& result,
-                  const chain_report& report) {
+void write_result(byte_sink& out, const solve_request& request, const solve_report& report) {
+  const solve_result& result = report.result;
   switch (request.format) {
     case solve_format::json:
-      write_json(out, request, result, report);
+      write_json(out, report);
       break;
     case solve_format::summary:
       out.write(solution_exists(request.n)
-                    ? summary_line(request, result, report)
+                    ? summary_line(request, report)
                     : "n=" + std::to_string(request.n) + ": no solution exists\n");
       break;
     case solve_format::grid:
@@ -470,7 +352,8 @@ std::string climber_stop(const solve_request& request, const solve_result& resul
 }
 
 /// Why an unsolved run stopped, in a phrase: "no solution found within ...".
-std::string failure_reason(const solve_request& request, const solve_result& result) {
+std::string failure_reason(const solve_request& request, const solve_report& report) {
+  const solve_result& result = report.result;
   const auto& lim = request.limits;
   std::uint64_t max_steps = lim.max_steps;
   if (!max_steps && request.local) max_steps = default_max_steps(*request.local);
@@ -490,7 +373,7 @@ std::string failure_reason(const solve_request& request, const solve_result& res
     return "no solution found within the time limit (" + steps + ", " + seconds + ")";
   }
   std::string text = "no solution found: " + request.algorithm + " stopped after " + steps +
-                     (pairs_counted(request, result)
+                     (report.pairs_counted
                           ? " with " + count_of(result.conflicts, "attacking pair") + " left"
                           : ", its attacking pairs not counted");
   if (request.shell && request.local) text += climber_stop(request, result);
@@ -507,8 +390,8 @@ std::string failure_reason(const solve_request& request, const solve_result& res
   return text;
 }
 
-void report_failure(const solve_request& request, const solve_result& result) {
-  std::string text = failure_reason(request, result);
+void report_failure(const solve_request& request, const solve_report& report) {
+  std::string text = failure_reason(request, report);
   if (text.starts_with("no solution found:"))
     text += " (try another --seed, or a restarting algorithm)";
   std::fprintf(stderr, "nqueens solve: %s\n", text.c_str());
@@ -528,7 +411,7 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   const bool write = !shell || request.format_given;
   refuse_shared_outputs(
       {{"-o", request.output.empty() && write ? "-" : request.output}, {"--trace", request.trace}});
-  if (exists) check_memory(request);
+  if (exists) engine::check_solve_memory(job_of(request));
   // Ctrl-C or a polite kill stops the run (every chain of --chains) where it stands, as a
   // limit would, and the board it holds (the best a chain holds) is written. The shell keeps
   // its own handling of the terminal. Set before the outputs are opened: a signal that comes once
@@ -543,50 +426,25 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   if (write && (record || exists)) output.emplace(request.output);
   std::optional<trace_writer> trace;
   if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
-  solve_result result;
-  chain_report report;
-  if (exists && request.chains) {
-    result = run_chains(request, trace ? &*trace : nullptr, report);
-  } else if (exists && is_threaded(request)) {
-    progress_line progress(!request.quiet && stderr_is_terminal());
-    placement_settings settings;
-    settings.seed = request.seed;
-    settings.threads =
-        request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
-    settings.limits = request.limits;
-    report.threads = settings.threads;
-    const progress_fn show = [&](const solve_progress& p) { progress.update(p); };
-    try {
-      // The board is kept (the GPU's copied back, a stopped CPU run's completed) only where
-      // something shows or writes it.
-      const bool copy_board = shell || request.format != solve_format::summary;
-      result = is_lattice(request)
-                   ? engine::solve_lattice_on(request.device, request.n, settings, copy_board, report.note,
-                                      show, report.device, &report.kernel_seconds)
-                   : engine::solve_placement_on(request.device, request.n, settings, report.note, show,
-                                        report.device);
-    } catch (const std::bad_alloc&) {
-      throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
-                           format_bytes(memory_needed(request)) +
-                           ", which the system refused (a ulimit, or memory taken meanwhile)");
-    }
-    progress.finish();
-  } else if (exists) {
-    progress_line progress(!request.quiet && stderr_is_terminal());
-    try {
-      result = run_algorithm(request, progress, trace ? &*trace : nullptr);
-    } catch (const std::bad_alloc&) {
-      throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
-                           format_bytes(memory_needed(request)) +
-                           ", which the system refused (a ulimit, or memory taken meanwhile)");
-    }
+  nq::solve_request job = job_of(request);
+  if (trace) {
+    job.trace = [written = trace->callback(), narrate = job.trace](const trace_row& row) {
+      written(row);
+      if (narrate) narrate(row);
+    };
   }
+  progress_line progress(!request.quiet && stderr_is_terminal());
+  job.progress = [&](const solve_progress& p) { progress.update(p); };
+  solve_report report = nq::run(job);
+  progress.finish();
+  request.chain = report.chain;  // with --chains, the one kept
+  const solve_result& result = report.result;
   if (stoppable) remove_temp_files_on_signal();  // from here on, a signal ends the process
   const bool stopped = stoppable && interrupted.load() && !result.solved;
   if (trace) trace->commit();
   // An unsolved run shows the board it was left with, as a solved one does.
   if (output && (record || !result.queen_row.empty())) {
-    write_result(output->sink(), request, result, report);
+    write_result(output->sink(), request, report);
     output->commit();
   }
   if (!report.note.empty() && !request.quiet)
@@ -594,9 +452,9 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   const bool solved = result.solved;
   if (shell) {
     shell->device = report.device;
-    shell->pairs_counted = pairs_counted(request, result);
-    if (exists && !solved) shell->stop_reason = failure_reason(request, result);
-    shell->result = std::move(result);  // the board is not copied: it may be 10^9 queens
+    shell->pairs_counted = report.pairs_counted;
+    if (exists && !solved) shell->stop_reason = failure_reason(request, report);
+    shell->result = std::move(report.result);  // the board is not copied: it may be 10^9 queens
   } else if (!exists) {
     std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
                  static_cast<unsigned long long>(request.n));
@@ -605,7 +463,7 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
                  count_of(result.steps, "step").c_str(), result.seconds);
     return exit_interrupted;
   } else if (!result.solved) {
-    report_failure(request, result);
+    report_failure(request, report);
   }
   return solved ? exit_ok : exit_unsolved;
 }

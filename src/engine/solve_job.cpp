@@ -1,0 +1,248 @@
+// The solve request: its memory check, its algorithm on the CPU or (chains, parallel, lattice)
+// where its device says, and its record.
+
+#include "engine/solve_job.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <new>
+#include <thread>
+
+#include "core/memory.hpp"
+#include "engine/device_choice.hpp"
+#include "engine/local_parameters.hpp"
+#include "nqueens/algorithms.hpp"
+#include "nqueens/chains.hpp"
+#include "nqueens/construction.hpp"
+#include "nqueens/error.hpp"
+#include "nqueens/lattice.hpp"
+#include "nqueens/min_conflicts.hpp"
+#include "nqueens/placement_solver.hpp"
+#include "nqueens/systematic.hpp"
+#include "nqueens/verify.hpp"
+
+namespace nq {
+namespace engine {
+namespace {
+
+constexpr index_t default_lattice_n = index_t{1} << 20;  // no algorithm: lattice from here on
+
+bool is_parallel(const std::string& algorithm) { return algorithm == "parallel"; }
+bool is_lattice(const std::string& algorithm) { return algorithm == "lattice"; }
+
+}  // namespace
+
+std::optional<local_algorithm> solve_local_algorithm(const solve_request& request,
+                                                     const std::string& algorithm) {
+  const auto named = find_local_algorithm(algorithm);
+  if (!named) return std::nullopt;
+  // min-conflicts names both variants; the settings say which.
+  if (*named == local_algorithm::min_conflicts &&
+      request.local.algorithm == local_algorithm::min_conflicts_column)
+    return local_algorithm::min_conflicts_column;
+  return named;
+}
+
+namespace {
+
+solve_result run_systematic(const solve_request& request, const std::string& algorithm) {
+  systematic_settings settings;
+  settings.randomize = request.randomize;
+  settings.seed = request.seed;
+  settings.limits = request.limits;
+  settings.max_memory = request.max_memory;
+  settings.level_fn = request.bfs_level;
+  return solve_systematic(algorithm, request.n, settings);
+}
+
+/// chains: all of them on the chosen backend, which also gives the kept chain's board and
+/// trace (see solve_chains): exactly what one chain with its number gives on the CPU.
+solve_result run_chains(const solve_request& request, solve_report& report) {
+  const auto backend =
+      choose_backend(request.device, request.local, request.n, 0, report.note);
+  report.device = backend->device();
+  report.device_name = backend->device_name();
+  chains_settings settings;
+  settings.chains = request.chains;
+  settings.seed = request.seed;
+  settings.limits = request.limits;
+  settings.trace = request.trace;
+  chains_result kept = solve_chains(request.n, request.local, settings, *backend);
+  report.chain = kept.chain;
+  return std::move(kept.result);
+}
+
+solve_result run_threaded(const solve_request& request, const std::string& algorithm,
+                          solve_report& report) {
+  placement_settings settings;
+  settings.seed = request.seed;
+  settings.threads =
+      request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+  settings.limits = request.limits;
+  report.threads = settings.threads;
+  return is_lattice(algorithm)
+             ? solve_lattice_on(request.device, request.n, settings, request.keep_board,
+                                report.note, request.progress, report.device,
+                                &report.kernel_seconds)
+             : solve_placement_on(request.device, request.n, settings, report.note,
+                                  request.progress, report.device);
+}
+
+solve_result run_one(const solve_request& request, const std::string& algorithm,
+                     solve_report& report) {
+  if (request.chains) return run_chains(request, report);
+  if (report.threaded) return run_threaded(request, algorithm, report);
+  if (algorithm == "constructive") return solve_constructive(request.n);
+  if (is_systematic(algorithm)) return run_systematic(request, algorithm);
+  if (report.chain_search) {
+    local_run run;
+    run.seed = request.seed;
+    run.stream = request.chain;
+    run.limits = request.limits;
+    run.trace = request.trace;
+    if (!request.start.empty()) run.start = request.start.data();
+    return solve_local(request.n, request.local, run);
+  }
+  min_conflicts_settings settings;
+  settings.seed = request.seed;
+  settings.limits = request.limits;
+  return solve_min_conflicts(request.n, settings, request.progress);
+}
+
+}  // namespace
+
+std::string solve_algorithm(const solve_request& request) {
+  if (!request.algorithm.empty()) return request.algorithm;
+  // Huge boards take every core by default; smaller ones keep the one-core min-conflicts,
+  // which needs no threads to start (a million queens in 0.05 s).
+  return request.n >= default_lattice_n ? "lattice" : "min-conflicts";
+}
+
+std::uint64_t solve_memory_bytes(const solve_request& request) {
+  const std::string algorithm = solve_algorithm(request);
+  const auto local = solve_local_algorithm(request, algorithm);
+  if (local == local_algorithm::min_conflicts) {
+    // The margin is the process itself (code, libraries, stacks), seen in the peak at 10^8. A
+    // run a limit stops allocates nothing more: it does not count the pairs of its board.
+    return min_conflicts_memory_bytes(request.n) + (std::uint64_t{4} << 20);
+  }
+  if (local) {
+    local_search_settings settings = request.local;
+    settings.algorithm = *local;
+    return local_memory_bytes(settings, request.n);
+  }
+  // Every array the run allocates (the GPU path holds the board on the host too), and the
+  // process itself; a stopped run counts nothing more.
+  if (is_parallel(algorithm)) return placement_memory_bytes(request.n) + (std::uint64_t{8} << 20);
+  if (is_lattice(algorithm)) {
+    // On the GPU, the host holds the board copied back and the line counts of its CPU check.
+    const std::uint64_t cpu =
+        lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads);
+    const std::uint64_t gpu = request.n * sizeof(row_t) + verify_memory_bytes(request.n);
+    return (request.device == device_kind::cpu ? cpu : std::max(cpu, gpu)) +
+           (std::uint64_t{8} << 20);
+  }
+  return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
+}
+
+std::uint64_t check_solve_memory(const solve_request& request) {
+  const std::uint64_t need = solve_memory_bytes(request);
+  const auto available = request.memory_limit ? request.memory_limit : available_memory_bytes();
+  if (available && need > *available)
+    throw resource_error("n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
+                         " of memory, but only " + format_bytes(*available) +
+                         (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
+  return need;
+}
+
+nlohmann::ordered_json solve_json_head(const solve_report& report) {
+  const solve_result& result = report.result;
+  nlohmann::ordered_json record;
+  record["n"] = report.n;
+  record["algorithm"] = report.algorithm;
+  record["device"] = report.device;
+  if (report.chains) {
+    record["device_name"] = report.device_name;
+    record["chains"] = report.chains;
+  }
+  if (report.threaded) record["threads"] = report.threads;
+  if (report.kernel_seconds >= 0) record["kernel_seconds"] = report.kernel_seconds;
+  if (report.chain_search) record["chain"] = report.chain;
+  record["seed"] = report.seed;
+  record["solved"] = result.solved;
+  if (report.stopped_placing) {
+    record["conflicts"] = nullptr;  // a stopped placement leaves queens off the board's lines
+    record["unplaced"] = result.unplaced;
+  } else if (!solution_exists(report.n) || !report.pairs_counted) {
+    record["conflicts"] = nullptr;  // n = 2, 3 (no board was made), or pairs left uncounted
+  } else {
+    record["conflicts"] = result.conflicts;
+  }
+  record["steps"] = result.steps;
+  record["restarts"] = result.restarts;
+  record["seconds"] = result.seconds;
+  if (report.local) {
+    nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : local_parameters(report.settings, report.n))
+      parameters[name] = value;
+    record["parameters"] = parameters;
+  }
+  return record;
+}
+
+}  // namespace engine
+
+solve_report run(const solve_request& request) {
+  const std::string algorithm = engine::solve_algorithm(request);
+  if (!find_algorithm(algorithm))
+    throw usage_error("unknown algorithm '" + algorithm + "' (see nqueens algorithms)");
+  solve_report report;
+  report.n = request.n;
+  report.algorithm = algorithm;
+  report.seed = request.seed;
+  const auto local = engine::solve_local_algorithm(request, algorithm);
+  report.local = local.has_value();
+  report.chain_search = local && *local != local_algorithm::min_conflicts;
+  report.settings = request.local;
+  if (local) report.settings.algorithm = *local;
+  report.chains = request.chains;
+  report.chain = request.chain;
+  report.threaded = engine::is_parallel(algorithm) || engine::is_lattice(algorithm);
+  if ((request.chains || request.chain) && !report.chain_search)
+    throw usage_error("chains apply to the local-search algorithms (not " + algorithm +
+                      (local ? " --variant permutation" : std::string()) + ")");
+  if (!solution_exists(request.n)) {  // answered, not searched: no board exists
+    report.pairs_counted = false;
+    return report;
+  }
+  const std::uint64_t need = engine::check_solve_memory(request);
+  solve_request job = request;
+  job.local = report.settings;
+  std::atomic<bool> own_flag{false};
+  std::atomic<bool>* const flag = request.stop.flag ? request.stop.flag : &own_flag;
+  const std::stop_callback raise(request.stop.token, [flag] { flag->store(true); });
+  if (request.stop.flag || request.stop.token.stop_possible()) job.limits.stop = flag;
+  try {
+    report.result = engine::run_one(job, algorithm, report);
+  } catch (const std::bad_alloc&) {
+    throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
+                         format_bytes(need) +
+                         ", which the system refused (a ulimit, or memory taken meanwhile)");
+  }
+  const solve_result& result = report.result;
+  report.stopped_placing =
+      !result.solved && (engine::is_parallel(algorithm) || result.unplaced > 0);
+  report.pairs_counted = result.solved || (!report.stopped_placing && result.pairs_counted);
+  return report;
+}
+
+std::string to_json(const solve_report& report) {
+  nlohmann::ordered_json record = engine::solve_json_head(report);
+  if (report.result.queen_row.empty())
+    record["rows"] = nullptr;
+  else
+    record["rows"] = report.result.queen_row;
+  return record.dump();
+}
+
+}  // namespace nq

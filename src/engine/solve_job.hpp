@@ -1,0 +1,31 @@
+#pragma once
+// The solve record without its rows, for the command to stream a huge board's rows after it
+// (not public), and the memory a request needs.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "nqueens/engine.hpp"
+
+namespace nq::engine {
+
+/// Every field of to_json's record but the rows, in order.
+nlohmann::ordered_json solve_json_head(const solve_report& report);
+
+/// Bytes a solve as `request` holds at its peak, the process included.
+std::uint64_t solve_memory_bytes(const solve_request& request);
+
+/// solve_memory_bytes(request), refused (resource_error) past its memory limit or what is
+/// available.
+std::uint64_t check_solve_memory(const solve_request& request);
+
+/// The local search `algorithm` names, with the variant the request's settings give.
+std::optional<local_algorithm> solve_local_algorithm(const solve_request& request,
+                                                     const std::string& algorithm);
+
+/// The algorithm a request runs: its own, or the default for its n.
+std::string solve_algorithm(const solve_request& request);
+
+}  // namespace nq::engine
