@@ -17,6 +17,7 @@
 #include "nqueens/batch.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/local_search.hpp"
+#include "nqueens/verify.hpp"
 
 namespace nq {
 
@@ -193,5 +194,29 @@ batch_report run(const batch_request& request);
 
 /// @brief The JSON record of a batch (nqueens batch -f json), one line without the newline.
 std::string to_json(const batch_report& report);
+
+/// @brief What nqueens solutions does: every solution of n queens (or the first `limit`) in
+/// lexicographic order.
+struct solutions_request {
+  index_t n = 0;             ///< up to max_systematic_n
+  std::uint64_t limit = 0;   ///< stop after this many; 0: every one
+  search_limits limits;      ///< the time limit; its `stop` is the engine's to set from `stop`
+  progress_fn progress;      ///< every 65,536 nodes: steps the nodes, restarts the solutions
+  job_stop stop;
+};
+
+/// @brief How many solutions were visited, and whether a limit or a stop ended the walk first.
+struct solutions_report {
+  std::uint64_t found = 0;
+  bool stopped = false;
+};
+
+/// @brief Calls `visit` with each solution (rows per column) until it returns false, the limit
+/// is reached, or the walk ends. Throws usage_error for n above max_systematic_n.
+solutions_report run(const solutions_request& request,
+                     const std::function<bool(std::span<const row_t>)>& visit);
+
+/// @brief The JSON record of a board's check (nqueens verify --json), without the newline.
+std::string to_json(const verify_report& report);
 
 }  // namespace nq

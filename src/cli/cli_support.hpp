@@ -29,13 +29,11 @@ enum exit_code : int {
   exit_interrupted = 130,  ///< stopped by SIGINT or SIGTERM (a count keeps its checkpoint)
 };
 
+using detail::parse_board_size;
+using detail::parse_positive;
 using detail::read_whole_number;
 using detail::whole_reading;
 
-/// The number of queens: 1..max_n, written as digits or in scientific notation (1e6).
-index_t parse_board_size(const std::string& text);
-/// A positive integer option, e.g. --max-steps (scientific notation allowed).
-std::uint64_t parse_positive(const std::string& option, const std::string& text);
 /// A whole number from 0 to 2^64-1 for `option` (--seed, --chain).
 std::uint64_t parse_whole(const std::string& option, const std::string& text);
 /// --seed: parse_whole("--seed", text).

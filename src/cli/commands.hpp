@@ -38,15 +38,8 @@ struct shell_solve {
 /// --output is given, and an unsolved run is not reported on stderr: the shell reports.
 int run_solve_in_shell(int argc, char** argv, shell_solve& shell);
 int run_verify(int argc, char** argv);
-/// The record `verify --json` prints for `report`.
-nlohmann::ordered_json verify_record(const verify_report& report);
 int run_algorithms(int argc, char** argv);
 int run_solutions(int argc, char** argv);
-/// The solutions `nqueens solutions` with argv lists, each handed to `visit` (which returns
-/// false to stop) instead of printed; `*stop`, when raised, ends the walk. Returns how many.
-std::uint64_t visit_solutions(int argc, char** argv,
-                              const std::function<bool(std::span<const row_t>)>& visit,
-                              const std::atomic<bool>* stop);
 int run_count(int argc, char** argv);
 int run_batch_command(int argc, char** argv);
 /// What `nqueens batch -f json` with argv prints: one record, or a sweep's array of them.

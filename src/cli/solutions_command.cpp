@@ -6,6 +6,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
 
@@ -14,16 +15,14 @@ namespace nq::cli {
 namespace {
 
 /// What `nqueens solutions` was asked for.
-struct solutions_request {
-  index_t n = 0;
-  std::uint64_t limit = 0;  // 0: every solution
+struct solutions_command {
+  solutions_request job;
   std::string format;
-  search_limits limits;
   std::string output;
   bool quiet = false;
 };
 
-solutions_request parse_request(int argc, char** argv) {
+solutions_command parse_request(int argc, char** argv) {
   cxxopts::Options options(
       "nqueens solutions",
       "Print every solution for n queens in lexicographic order, one per line: positions "
@@ -44,18 +43,19 @@ solutions_request parse_request(int argc, char** argv) {
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
   if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
-  solutions_request request;
-  request.n = parse_board_size(args["queens"].as<std::string>());
-  if (request.n > max_systematic_n)
-    throw usage_error("-n " + std::to_string(request.n) + " is above the enumeration limit of " +
-                      std::to_string(max_systematic_n));
+  solutions_command request;
+  request.job.n = parse_board_size(args["queens"].as<std::string>());
+  if (request.job.n > max_systematic_n)
+    throw usage_error("-n " + std::to_string(request.job.n) +
+                      " is above the enumeration limit of " + std::to_string(max_systematic_n));
   if (args.count("limit"))
-    request.limit = parse_positive("--limit", args["limit"].as<std::string>());
+    request.job.limit = parse_positive("--limit", args["limit"].as<std::string>());
   request.format = args["format"].as<std::string>();
   if (request.format != "positions" && request.format != "json")
     throw usage_error("unknown format '" + request.format + "' (expected positions or json)");
   if (args.count("time-limit"))
-    request.limits.time_limit = parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+    request.job.limits.time_limit =
+        parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
   return request;
@@ -64,9 +64,8 @@ solutions_request parse_request(int argc, char** argv) {
 }  // namespace
 
 int run_solutions(int argc, char** argv) {
-  const solutions_request request = parse_request(argc, argv);
-  const index_t n = request.n;
-  const std::uint64_t limit = request.limit;
+  solutions_command request = parse_request(argc, argv);
+  const index_t n = request.job.n;
   const std::string& format = request.format;
   // n = 2 and 3 are answered at once, and as solve does for them, with no file at all.
   if (!solution_exists(n)) {
@@ -88,25 +87,23 @@ int run_solutions(int argc, char** argv) {
                  static_cast<unsigned long long>(p.restarts), static_cast<double>(p.steps),
                  p.seconds);
   };
-  bool stopped = false;
-  for_each_solution(
-      n,
-      [&](std::span<const row_t> rows) {
-        ++printed;
-        if (format == "json") {
-          out.write("{\"n\":");
-          out.write_number(n);
-          out.write(",\"index\":");
-          out.write_number(printed);
-          out.write(",\"rows\":");
-          write_rows_array(out, rows);
-          out.write("}\n");
-        } else {
-          write_board(out, rows, board_format::positions);
-        }
-        return limit == 0 || printed < limit;
-      },
-      request.limits, show_progress ? progress_fn(progress) : progress_fn{}, stopped);
+  if (show_progress) request.job.progress = progress;
+  const solutions_report walked = run(request.job, [&](std::span<const row_t> rows) {
+    ++printed;
+    if (format == "json") {
+      out.write("{\"n\":");
+      out.write_number(n);
+      out.write(",\"index\":");
+      out.write_number(printed);
+      out.write(",\"rows\":");
+      write_rows_array(out, rows);
+      out.write("}\n");
+    } else {
+      write_board(out, rows, board_format::positions);
+    }
+    return true;
+  });
+  const bool stopped = walked.stopped;
   if (shown) std::fputs("\r\033[K", stderr);
   output.commit();
   if (stopped) {
@@ -120,23 +117,6 @@ int run_solutions(int argc, char** argv) {
     return exit_unsolved;
   }
   return exit_ok;
-}
-
-std::uint64_t visit_solutions(int argc, char** argv,
-                              const std::function<bool(std::span<const row_t>)>& visit,
-                              const std::atomic<bool>* stop) {
-  solutions_request request = parse_request(argc, argv);
-  request.limits.stop = stop;
-  std::uint64_t visited = 0;
-  bool stopped = false;
-  for_each_solution(
-      request.n,
-      [&](std::span<const row_t> rows) {
-        ++visited;
-        return visit(rows) && (request.limit == 0 || visited < request.limit);
-      },
-      request.limits, {}, stopped);
-  return visited;
 }
 
 }  // namespace nq::cli

@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/memory.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/verify.hpp"
 
@@ -36,25 +36,6 @@ std::string describe(const verify_report& report) {
   return text + "\n";
 }
 
-}  // namespace
-
-nlohmann::ordered_json verify_record(const verify_report& report) {
-  nlohmann::ordered_json record;
-  record["n"] = report.n;
-  record["valid"] = report.valid();
-  record["conflicts"] = report.conflicts;
-  if (report.first_clash) {
-    record["first_clash"] = {{"columns", {report.first_clash->col_a, report.first_clash->col_b}},
-                             {"line", line_kind_name(report.first_clash->kind)}};
-  } else {
-    record["first_clash"] = nullptr;
-  }
-  return record;
-}
-
-namespace {
-
-std::string to_json(const verify_report& report) { return verify_record(report).dump() + "\n"; }
 
 /// The largest board verify reads: --memory-limit, or the memory available, at 9 bytes a queen.
 std::uint64_t max_verify_queens(const cxxopts::ParseResult& args) {
@@ -125,7 +106,7 @@ int run_verify(int argc, char** argv) {
   }
   if (!args.count("each")) {
     const verify_report report = verify_board(read_board(in, format, source, max_queens), threads);
-    std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
+    std::fputs((json ? nq::to_json(report) + "\n" : describe(report)).c_str(), stdout);
     return report.valid() ? exit_ok : exit_unsolved;
   }
   if (format == board_format::grid || format == board_format::matrix)
@@ -140,7 +121,7 @@ int run_verify(int argc, char** argv) {
     if (!text) throw resource_error("out of memory");
     const verify_report report =
         verify_board(read_board(text.get(), format, source, max_queens, number));
-    std::fputs((json ? to_json(report) : describe(report)).c_str(), stdout);
+    std::fputs((json ? nq::to_json(report) + "\n" : describe(report)).c_str(), stdout);
     all_valid = all_valid && report.valid();
   }
   if (number == 0) throw usage_error(source + ": empty input: no board to read");

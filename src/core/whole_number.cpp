@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "nqueens/error.hpp"
+
 namespace nq::detail {
 
 /// Digits with an optional fraction and exponent ("8", "1e6", "2.5E3", "1.0", "20e-1").
@@ -48,6 +50,23 @@ whole_reading read_whole_number(std::string_view text) {
       return {true, true, 0};
   }
   return {true, false, value};
+}
+
+index_t parse_board_size(const std::string& text) {
+  const whole_reading read = read_whole_number(text);
+  if (!read.whole || (!read.too_large && read.value < 1))
+    throw usage_error("-n must be a positive whole number of queens, got '" + text + "'");
+  if (read.too_large || read.value > max_n)
+    throw usage_error("-n " + text + " is too large: boards hold at most " + std::to_string(max_n) +
+                      " queens");
+  return static_cast<index_t>(read.value);
+}
+
+std::uint64_t parse_positive(const std::string& option, const std::string& text) {
+  const whole_reading read = read_whole_number(text);
+  if (read.whole && !read.too_large && read.value > 0) return read.value;
+  throw usage_error(option + " must be a positive whole number" +
+                    (read.too_large ? " up to 2^64-1" : "") + ", got '" + text + "'");
 }
 
 }  // namespace nq::detail

@@ -2,7 +2,10 @@
 // Whole numbers as options and requests write them: "8", "1e6", "2.5E3", read exactly.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include "nqueens/config.hpp"
 
 namespace nq::detail {
 
@@ -16,5 +19,12 @@ struct whole_reading {
 /// Digits with an optional fraction and exponent ("8", "1e6", "2.5E3", "1.0", "20e-1"): every
 /// whole-number option is read by this one rule.
 whole_reading read_whole_number(std::string_view text);
+
+/// The number of queens: 1..max_n, written as digits or in scientific notation (1e6); anything
+/// else is a usage_error naming -n.
+index_t parse_board_size(const std::string& text);
+
+/// A positive integer option, e.g. --max-steps (scientific notation allowed).
+std::uint64_t parse_positive(const std::string& option, const std::string& text);
 
 }  // namespace nq::detail

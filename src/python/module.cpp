@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "core/whole_number.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/systematic.hpp"
 #include "nqueens/verify.hpp"
 #include "python/arguments.hpp"
 #include "python/interruptible.hpp"
@@ -149,7 +151,7 @@ py::object verify(py::handle rows_like) {
                             std::to_string(board.size() - 1) + " (rows are 0-based)");
   const verify_report report = run_interruptible<verify_report>(
       [&](const std::atomic<bool>*) { return verify_board(board); });
-  return to_python(cli::verify_record(report));
+  return py::module_::import("json").attr("loads")(to_json(report));
 }
 
 /// A path given as str, bytes or os.PathLike, as the file system spells it; anything else (a
@@ -264,11 +266,14 @@ py::list list_algorithms() {
 }
 
 std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
-  command_line line("solutions");
-  line.option("queens", n, "n");
-  if (!limit.is_none()) line.option("limit", limit);
-  line.flag("quiet");
-  return std::make_unique<solution_stream>(std::move(line));
+  solutions_request request;
+  request.n = detail::parse_board_size(command_line::text("n", n));
+  if (!limit.is_none())
+    request.limit = detail::parse_positive("--limit", command_line::text("limit", limit));
+  if (request.n > max_systematic_n)  // here, not once the stream has started
+    throw usage_error("-n " + std::to_string(request.n) + " is above the enumeration limit of " +
+                      std::to_string(max_systematic_n));
+  return std::make_unique<solution_stream>(request);
 }
 
 }  // namespace

@@ -1,31 +1,27 @@
 #include "python/solutions.hpp"
 
-#include "cli/commands.hpp"
 #include "python/interruptible.hpp"
 
 namespace py = pybind11;
 
 namespace nq::python {
 
-solution_stream::solution_stream(command_line line)
-    : line_(std::move(line)), producer_([this] { produce(); }) {}
+solution_stream::solution_stream(const solutions_request& request)
+    : request_(request), producer_([this] { produce(); }) {}
 
 solution_stream::~solution_stream() { close(); }
 
 void solution_stream::produce() {
   try {
-    auto argv = line_.argv();
-    cli::visit_solutions(
-        static_cast<int>(argv.size()), argv.data(),
-        [this](std::span<const row_t> rows) {
-          std::unique_lock lock(mutex_);
-          changed_.wait(lock, [&] { return closed_ || queue_.size() < queue_capacity; });
-          if (closed_) return false;
-          queue_.emplace_back(rows.begin(), rows.end());
-          changed_.notify_all();
-          return true;
-        },
-        &stop_);
+    request_.stop.flag = &stop_;
+    run(request_, [this](std::span<const row_t> rows) {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return closed_ || queue_.size() < queue_capacity; });
+      if (closed_) return false;
+      queue_.emplace_back(rows.begin(), rows.end());
+      changed_.notify_all();
+      return true;
+    });
   } catch (...) {
     const std::lock_guard lock(mutex_);
     failure_ = std::current_exception();

@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "nqueens/config.hpp"
-#include "python/arguments.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nq::python {
 
 class solution_stream {
  public:
-  explicit solution_stream(command_line line);
+  explicit solution_stream(const solutions_request& request);
   ~solution_stream();
   solution_stream(const solution_stream&) = delete;
   solution_stream& operator=(const solution_stream&) = delete;
@@ -36,7 +36,7 @@ class solution_stream {
   void close();
 
   static constexpr std::size_t queue_capacity = 256;
-  command_line line_;
+  solutions_request request_;
   std::atomic<bool> stop_{false};
   std::mutex mutex_;
   std::condition_variable changed_;
