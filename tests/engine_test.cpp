@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stop_token>
 
+#include "engine/sweep.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/local_search.hpp"
 #include "nqueens/verify.hpp"
@@ -256,6 +257,29 @@ TEST(EngineSolve, AStopEndsTheRunUnsolved) {
   const solve_report report = run(request);
   EXPECT_FALSE(report.result.solved);
   EXPECT_LT(report.result.steps, 1000000000u);
+}
+
+// A sweep's grid: ranges expand with their step, points vary the first axis slowest, and a
+// share of n sets q to the nearest whole queen.
+TEST(EngineSweep, AGridExpandsItsAxesAndSetsEachPoint) {
+  const auto axes = engine::parse_sweep("p=0.1:0.3:0.1,q=25%:50%:25%");
+  ASSERT_EQ(axes.size(), 2u);
+  EXPECT_EQ(axes[0].values, (std::vector<std::string>{"0.1", "0.2", "0.3"}));
+  EXPECT_EQ(axes[1].values, (std::vector<std::string>{"25%", "50%"}));
+  const auto points = engine::grid_points(axes);
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[1], (std::vector<std::string>{"0.1", "50%"}));
+  local_search_settings settings;
+  settings.algorithm = local_algorithm::hc_random_p;
+  search_limits limits;
+  engine::set_sweep_value(settings, limits, 10, "q", "25%");
+  EXPECT_EQ(settings.random_jump.q, 3u);  // 2.5 queens rounds to 3
+  engine::set_sweep_value(settings, limits, 10, "max-steps", "500");
+  EXPECT_EQ(limits.max_steps, 500u);
+  EXPECT_TRUE(engine::is_limit_axis("time-limit"));
+  EXPECT_THROW(engine::parse_sweep("p=0.3:0.1"), usage_error);
+  EXPECT_THROW(engine::parse_sweep("sideways=10%:20%"), usage_error);
+  EXPECT_THROW(engine::parse_sweep("p=0:1:0.00001"), usage_error);  // past 10,000 points
 }
 
 TEST(EngineCount, RefusesABoardOutOfRange) {

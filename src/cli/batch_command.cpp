@@ -2,7 +2,6 @@
 // batches over a grid of parameter values.
 
 #include <atomic>
-#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <thread>
@@ -17,19 +16,12 @@
 #include "cluster/batch_share.hpp"
 #include "cluster/start_gate.hpp"
 #include "engine/batch_job.hpp"
+#include "engine/sweep.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq::cli {
 namespace {
-
-constexpr std::size_t max_sweep_points = 10000;
-
-/// One swept parameter and the values it takes, as text the option parser reads.
-struct sweep_axis {
-  std::string name;
-  std::vector<std::string> values;
-};
 
 struct batch_request {
   index_t n = 0;
@@ -38,119 +30,10 @@ struct batch_request {
   bool json = false;
   std::string output;
   bool quiet = false;
-  std::vector<sweep_axis> sweep;
+  std::vector<engine::sweep_axis> sweep;
   device_kind device = device_kind::any;
   std::string runs_csv;         // every run's record, when set
 };
-
-double sweep_number(const std::string& text, const std::string& axis) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value))
-    throw usage_error("--sweep " + axis + ": '" + text + "' is not a number");
-  return value;
-}
-
-/// "p=0.05:0.30:0.05,q=1:4": name=value, or name=first:last[:step] (step 1 by default). Values
-/// of q may be shares of n ("q=10%:30%:5%"); they keep their "%" until the point is set.
-std::vector<sweep_axis> parse_sweep(const std::string& spec) {
-  std::vector<sweep_axis> axes;
-  std::size_t points = 1;
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const std::size_t comma = std::min(spec.find(',', start), spec.size());
-    const std::string item = spec.substr(start, comma - start);
-    start = comma + 1;
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw usage_error("--sweep expects name=first:last[:step] items separated by commas, got '" +
-                        item + "'");
-    sweep_axis axis{item.substr(0, eq), {}};
-    std::vector<std::string> parts;
-    for (std::size_t at = eq + 1;;) {
-      const std::size_t colon = std::min(item.find(':', at), item.size());
-      parts.push_back(item.substr(at, colon - at));
-      if (colon == item.size()) break;
-      at = colon + 1;
-    }
-    // A share of n: every part ends in "%", and only q counts queens.
-    const bool percent = parts.front().ends_with('%');
-    for (auto& part : parts) {
-      if (part.ends_with('%') != percent)
-        throw usage_error("--sweep " + axis.name + ": give every value as a share of n, or none");
-      if (percent) part.pop_back();
-    }
-    if (percent && axis.name != "q")
-      throw usage_error("--sweep " + axis.name + ": only q takes a share of n (e.g. q=10%:30%:5%)");
-    if (parts.size() == 1) {
-      axis.values = parts;
-    } else if (parts.size() <= 3) {
-      const double first = sweep_number(parts[0], axis.name);
-      const double last = sweep_number(parts[1], axis.name);
-      const double step = parts.size() == 3 ? sweep_number(parts[2], axis.name) : 1.0;
-      if (step <= 0 || last < first)
-        throw usage_error("--sweep " + axis.name + ": needs first <= last and a positive step");
-      const double count = std::floor((last - first) / step + 1e-9) + 1;
-      if (count > max_sweep_points) throw usage_error("--sweep " + axis.name + ": too many values");
-      for (int k = 0; k < static_cast<int>(count); ++k) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.10g", first + k * step);
-        axis.values.push_back(text);
-      }
-    } else {
-      throw usage_error("--sweep " + axis.name + ": expected first:last[:step], got '" +
-                        item.substr(eq + 1) + "'");
-    }
-    if (percent)
-      for (auto& value : axis.values) value += '%';
-    points *= axis.values.size();
-    if (points > max_sweep_points)
-      throw usage_error("--sweep asks for more than " + std::to_string(max_sweep_points) +
-                        " batches");
-    axes.push_back(std::move(axis));
-  }
-  return axes;
-}
-
-/// The options a sweep sets on the batch rather than on the algorithm.
-bool is_limit_axis(const std::string& name) {
-  return name == "max-steps" || name == "generations" || name == "time-limit";
-}
-
-/// Sets one point's value of a swept option: a limit of every run, or an algorithm parameter
-/// (q as a share of n rounds to the nearest whole queen, at least 1).
-void set_sweep_value(local_search_settings& algorithm, search_limits& limits, index_t n,
-                     const std::string& name, const std::string& value) {
-  if (name == "max-steps" || name == "generations") {
-    limits.max_steps = parse_positive("--" + name, value);
-  } else if (name == "time-limit") {
-    limits.time_limit = parse_seconds("--time-limit", value);
-  } else if (value.ends_with('%')) {
-    const double share = sweep_number(value.substr(0, value.size() - 1), name) / 100;
-    if (share <= 0 || share > 1)
-      throw usage_error("--sweep " + name +
-                        ": a share of n must be above 0% and at most 100%, got '" + value + "'");
-    const double queens = std::max(1.0, std::round(share * static_cast<double>(n)));
-    set_local_parameter(algorithm, n, name, std::to_string(static_cast<std::uint64_t>(queens)));
-  } else {
-    set_local_parameter(algorithm, n, name, value);
-  }
-}
-
-/// Every point of the grid, the first axis varying slowest.
-std::vector<std::vector<std::string>> grid_points(const std::vector<sweep_axis>& axes) {
-  std::vector<std::vector<std::string>> points{{}};
-  for (const auto& axis : axes) {
-    std::vector<std::vector<std::string>> grown;
-    for (const auto& point : points)
-      for (const auto& value : axis.values) {
-        grown.push_back(point);
-        grown.back().push_back(value);
-      }
-    points = std::move(grown);
-  }
-  return points;
-}
 
 batch_request parse_request(int argc, char** argv) {
   cxxopts::Options options("nqueens batch",
@@ -215,33 +98,33 @@ batch_request parse_request(int argc, char** argv) {
   }
   if (!args.count("sweep")) check_local_floors(request.algorithm, request.n);
   if (args.count("sweep")) {
-    request.sweep = parse_sweep(args["sweep"].as<std::string>());
+    request.sweep = engine::parse_sweep(args["sweep"].as<std::string>());
     // Every point is checked before the first batch runs.
     for (const auto& axis : request.sweep) {
       // A second value for the same setting would silently win over the first.
       for (const auto& other : request.sweep) {
         if (&other == &axis) break;
-        const bool step_limits = axis.name != "time-limit" && is_limit_axis(axis.name) &&
-                                 other.name != "time-limit" && is_limit_axis(other.name);
+        const bool step_limits = axis.name != "time-limit" && engine::is_limit_axis(axis.name) &&
+                                 other.name != "time-limit" && engine::is_limit_axis(other.name);
         if (other.name == axis.name || step_limits)
           throw usage_error("--sweep sets " + (step_limits ? "the step limit" : axis.name) +
                             " twice (" + other.name + ", then " + axis.name +
                             "): give each parameter once");
       }
-      if (!is_limit_axis(axis.name) && args.count(option_key(axis.name.c_str())))
+      if (!engine::is_limit_axis(axis.name) && args.count(option_key(axis.name.c_str())))
         throw usage_error("--sweep " + axis.name + " and --" + axis.name + " both set " +
                           axis.name + ": give one");
       const bool time = axis.name == "time-limit";
       for (const char* given : {"max-steps", "generations", "time-limit"})
-        if (is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))
+        if (engine::is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))
           throw usage_error("--sweep " + axis.name + " and --" + given + " both set the " +
                             (time ? "time" : "step") + " limit: give one");
     }
-    for (const auto& point : grid_points(request.sweep)) {
+    for (const auto& point : engine::grid_points(request.sweep)) {
       auto probe = request.algorithm;
       auto limits = request.batch.limits;
       for (std::size_t i = 0; i < point.size(); ++i)
-        set_sweep_value(probe, limits, request.n, request.sweep[i].name, point[i]);
+        engine::set_sweep_value(probe, limits, request.n, request.sweep[i].name, point[i]);
       check_local_floors(probe, request.n);
     }
   }
@@ -396,12 +279,12 @@ void run_sweep(const batch_request& request, batch_backend& backend,
     table += cell;
   }
   table += "      runs    solved  success%  steps(solved)  steps(failed)     runs/s\n";
-  for (const auto& point : grid_points(request.sweep)) {
+  for (const auto& point : engine::grid_points(request.sweep)) {
     auto algorithm = request.algorithm;
     batch_settings settings = request.batch;
     std::string row;
     for (std::size_t i = 0; i < point.size(); ++i) {
-      set_sweep_value(algorithm, settings.limits, request.n, request.sweep[i].name, point[i]);
+      engine::set_sweep_value(algorithm, settings.limits, request.n, request.sweep[i].name, point[i]);
       char cell[32];
       std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
       row += cell;

@@ -128,15 +128,6 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text) {
 
 std::uint64_t parse_seed(const std::string& text) { return parse_whole("--seed", text); }
 
-double parse_seconds(const std::string& option, const std::string& text) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
-      !std::isfinite(value) || value <= 0)
-    throw usage_error(option + " must be a positive number of seconds, got '" + text + "'");
-  return value;
-}
-
 std::string count_of(std::uint64_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }

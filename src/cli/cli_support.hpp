@@ -31,6 +31,7 @@ enum exit_code : int {
 
 using detail::parse_board_size;
 using detail::parse_positive;
+using detail::parse_seconds;
 using detail::read_whole_number;
 using detail::whole_reading;
 
@@ -38,8 +39,6 @@ using detail::whole_reading;
 std::uint64_t parse_whole(const std::string& option, const std::string& text);
 /// --seed: parse_whole("--seed", text).
 std::uint64_t parse_seed(const std::string& text);
-/// A positive, finite number of seconds.
-double parse_seconds(const std::string& option, const std::string& text);
 
 /// "1 attacking pair", "3 attacking pairs": a count with its noun in the right number.
 std::string count_of(std::uint64_t count, const std::string& noun);

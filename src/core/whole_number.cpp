@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <string>
 
 #include "nqueens/error.hpp"
@@ -67,6 +69,15 @@ std::uint64_t parse_positive(const std::string& option, const std::string& text)
   if (read.whole && !read.too_large && read.value > 0) return read.value;
   throw usage_error(option + " must be a positive whole number" +
                     (read.too_large ? " up to 2^64-1" : "") + ", got '" + text + "'");
+}
+
+double parse_seconds(const std::string& option, const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
+      !std::isfinite(value) || value <= 0)
+    throw usage_error(option + " must be a positive number of seconds, got '" + text + "'");
+  return value;
 }
 
 }  // namespace nq::detail

@@ -1,5 +1,6 @@
 #pragma once
-// Whole numbers as options and requests write them: "8", "1e6", "2.5E3", read exactly.
+// Numbers as options and requests write them: whole numbers ("8", "1e6", "2.5E3") read
+// exactly, board sizes, positive counts and seconds.
 
 #include <cstdint>
 #include <string>
@@ -26,5 +27,8 @@ index_t parse_board_size(const std::string& text);
 
 /// A positive integer option, e.g. --max-steps (scientific notation allowed).
 std::uint64_t parse_positive(const std::string& option, const std::string& text);
+
+/// A positive, finite number of seconds.
+double parse_seconds(const std::string& option, const std::string& text);
 
 }  // namespace nq::detail
