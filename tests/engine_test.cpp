@@ -3,16 +3,17 @@
 // and flag; the GPU refused or fallen back from where none is present; the records to_json
 // writes.
 
+#include "nqueens/engine.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <stop_token>
 
 #include "engine/sweep.hpp"
-#include "nqueens/engine.hpp"
+#include "nqueens/error.hpp"
 #include "nqueens/local_search.hpp"
 #include "nqueens/verify.hpp"
-#include "nqueens/error.hpp"
 #include "oeis.hpp"
 
 namespace nq {

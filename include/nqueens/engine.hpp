@@ -61,13 +61,13 @@ struct job_stop {
 
 /// @brief What nqueens count does: every solution of n queens, and the fundamental ones.
 struct count_request {
-  int n = 0;                         ///< 1 to max_exact_count_n
-  bool unique = false;               ///< report the fundamental solutions (counted either way)
-  unsigned threads = 0;              ///< CPU worker threads; 0: every core
-  std::string checkpoint;            ///< "" for none; else resumed from and recorded to this file
-  double checkpoint_interval = 10;   ///< seconds between checkpoint writes
-  device_request device;             ///< all: the GPUs and `threads` CPU threads together
-  std::string simd = "auto";         ///< CPU vector kernels: auto, off, avx2 or avx512
+  int n = 0;                        ///< 1 to max_exact_count_n
+  bool unique = false;              ///< report the fundamental solutions (counted either way)
+  unsigned threads = 0;             ///< CPU worker threads; 0: every core
+  std::string checkpoint;           ///< "" for none; else resumed from and recorded to this file
+  double checkpoint_interval = 10;  ///< seconds between checkpoint writes
+  device_request device;            ///< all: the GPUs and `threads` CPU threads together
+  std::string simd = "auto";        ///< CPU vector kernels: auto, off, avx2 or avx512
   std::function<void(const count_progress&)> progress;  ///< about 4 times a second
   job_stop stop;  ///< once raised, the count ends soon, incomplete (its checkpoint saved)
 };
@@ -86,10 +86,10 @@ struct count_report {
   std::string note;
 };
 
-/// @brief Counts as `request` says (every request type has its `run`). Throws usage_error for an n out of range, an unknown
-/// simd, a GPU number past the last, or a checkpoint that is corrupt or another count's;
-/// device_error for `gpu` (or device ids) without a CUDA device; resource_error when a worker
-/// or the GPU fails.
+/// @brief Counts as `request` says (every request type has its `run`). Throws usage_error for an n
+/// out of range, an unknown simd, a GPU number past the last, or a checkpoint that is corrupt or
+/// another count's; device_error for `gpu` (or device ids) without a CUDA device; resource_error
+/// when a worker or the GPU fails.
 count_report run(const count_request& request);
 
 /// @brief The JSON record of a count (nqueens count -f json), one line without the newline.
@@ -105,8 +105,8 @@ struct solve_request {
   /// variant): sideways, p, cooling, ... (local_search.hpp).
   local_search_settings local;
   std::uint64_t seed = 1;
-  search_limits limits;  ///< its `stop` is the engine's to set from `stop` when that is given
-  unsigned threads = 0;  ///< parallel and lattice: CPU threads; 0: every core
+  search_limits limits;      ///< its `stop` is the engine's to set from `stop` when that is given
+  unsigned threads = 0;      ///< parallel and lattice: CPU threads; 0: every core
   std::uint64_t chains = 0;  ///< local search: run this many chains and keep the best; 0: one
   std::uint64_t chain = 0;   ///< local search, one chain: the stream it runs
   device_kind device = device_kind::cpu;  ///< chains, parallel and lattice: cpu, gpu or any
@@ -130,18 +130,18 @@ struct solve_report {
   std::string algorithm;  ///< as run (the default resolved)
   std::uint64_t seed = 0;
   solve_result result;
-  bool local = false;            ///< a local search (its settings below)
+  bool local = false;  ///< a local search (its settings below)
   /// A local search run as a chain (all but min-conflicts' permutation variant): `chain` says
   /// which.
   bool chain_search = false;
   local_search_settings settings;  ///< the local search's, as run
-  std::uint64_t chains = 0;      ///< as asked
-  std::uint64_t chain = 0;       ///< the chain run, or with chains the one kept
-  bool threaded = false;         ///< parallel or lattice
-  std::string device = "cpu";    ///< where it ran: cpu or gpu
-  std::string device_name;       ///< with chains: the CPU's model or the GPU's name
-  unsigned threads = 0;          ///< parallel and lattice on the CPU: the threads it ran on
-  double kernel_seconds = -1;    ///< lattice on the GPU: its launches, by CUDA events
+  std::uint64_t chains = 0;        ///< as asked
+  std::uint64_t chain = 0;         ///< the chain run, or with chains the one kept
+  bool threaded = false;           ///< parallel or lattice
+  std::string device = "cpu";      ///< where it ran: cpu or gpu
+  std::string device_name;         ///< with chains: the CPU's model or the GPU's name
+  unsigned threads = 0;            ///< parallel and lattice on the CPU: the threads it ran on
+  double kernel_seconds = -1;      ///< lattice on the GPU: its launches, by CUDA events
   /// A run stopped while placing queens (parallel, or min-conflicts before its repair): the
   /// queens left to place are in result.unplaced, and its attacking pairs were never counted.
   bool stopped_placing = false;
@@ -198,10 +198,10 @@ std::string to_json(const batch_report& report);
 /// @brief What nqueens solutions does: every solution of n queens (or the first `limit`) in
 /// lexicographic order.
 struct solutions_request {
-  index_t n = 0;             ///< up to max_systematic_n
-  std::uint64_t limit = 0;   ///< stop after this many; 0: every one
-  search_limits limits;      ///< the time limit; its `stop` is the engine's to set from `stop`
-  progress_fn progress;      ///< every 65,536 nodes: steps the nodes, restarts the solutions
+  index_t n = 0;            ///< up to max_systematic_n
+  std::uint64_t limit = 0;  ///< stop after this many; 0: every one
+  search_limits limits;     ///< the time limit; its `stop` is the engine's to set from `stop`
+  progress_fn progress;     ///< every 65,536 nodes: steps the nodes, restarts the solutions
   job_stop stop;
 };
 

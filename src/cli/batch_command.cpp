@@ -10,11 +10,11 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
+#include "cluster/batch_share.hpp"
+#include "cluster/start_gate.hpp"
 #include "core/atomic_file.hpp"
 #include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
-#include "cluster/batch_share.hpp"
-#include "cluster/start_gate.hpp"
 #include "engine/batch_job.hpp"
 #include "engine/sweep.hpp"
 #include "nqueens/construction.hpp"
@@ -32,7 +32,7 @@ struct batch_request {
   bool quiet = false;
   std::vector<engine::sweep_axis> sweep;
   device_kind device = device_kind::any;
-  std::string runs_csv;         // every run's record, when set
+  std::string runs_csv;  // every run's record, when set
 };
 
 batch_request parse_request(int argc, char** argv) {
@@ -209,8 +209,8 @@ batch_outcome run_share(const batch_request& request, const local_search_setting
   const auto others = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
     if (csv) csv->write(first, runs);
   };
-  out.parts =
-      cluster::gather_parts(world, part, my_records, keep_records ? std::function(others) : nullptr);
+  out.parts = cluster::gather_parts(world, part, my_records,
+                                    keep_records ? std::function(others) : nullptr);
   if (leader) {
     out.stats = cluster::merge_parts(out.parts);
     out.stats.seconds = clock.seconds();
@@ -284,7 +284,8 @@ void run_sweep(const batch_request& request, batch_backend& backend,
     batch_settings settings = request.batch;
     std::string row;
     for (std::size_t i = 0; i < point.size(); ++i) {
-      engine::set_sweep_value(algorithm, settings.limits, request.n, request.sweep[i].name, point[i]);
+      engine::set_sweep_value(algorithm, settings.limits, request.n, request.sweep[i].name,
+                              point[i]);
       char cell[32];
       std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
       row += cell;
@@ -339,7 +340,8 @@ void run_request(const batch_request& request, batch_backend& backend, runs_csv_
 }
 
 /// Under mpirun, a rank other than 0: runs its share of every batch; rank 0 writes the output.
-int run_batch_as_rank(const batch_request& request, batch_backend& backend, cluster::channel& world) {
+int run_batch_as_rank(const batch_request& request, batch_backend& backend,
+                      cluster::channel& world) {
   cluster::start_together(world);  // every rank ready, rank 0's outputs open: or none starts
   try {
     nlohmann::ordered_json records;

@@ -9,12 +9,12 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
+#include "cluster/count_cluster.hpp"
+#include "cluster/start_gate.hpp"
 #include "core/machine.hpp"
 #include "core/temp_files.hpp"
 #include "cpu/frame_engine.hpp"
-#include "cluster/count_cluster.hpp"
 #include "engine/count_engines.hpp"
-#include "cluster/start_gate.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
@@ -108,7 +108,8 @@ std::string rank_engines_text(const std::vector<cluster::rank_report>& ranks) {
 std::string text_line(const count_report& report, const rank_reports& ranks) {
   const count_result& result = report.result;
   char line[256];
-  std::string text = "n=" + std::to_string(report.n) + ": " + count_of(result.solutions, "solution");
+  std::string text =
+      "n=" + std::to_string(report.n) + ": " + count_of(result.solutions, "solution");
   if (report.unique) text += ", " + std::to_string(result.unique) + " unique";
   if (!ranks.empty())
     std::snprintf(line, sizeof line, " (%.3f s, %zu rank%s, %s in all, simd %s%s)\n",
@@ -142,7 +143,8 @@ nlohmann::ordered_json json_record(const count_report& report, const rank_report
   std::uint64_t threads = 0;
   for (const auto& r : ranks) threads += r.threads;
   record["threads"] = threads;
-  for (const char* key : {"devices", "kernel_seconds", "subproblems_by_device", "subproblems_on_cpu"})
+  for (const char* key :
+       {"devices", "kernel_seconds", "subproblems_by_device", "subproblems_on_cpu"})
     record.erase(key);
   record["ranks"] = ranks.size();
   nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
@@ -170,7 +172,7 @@ nlohmann::ordered_json json_record(const count_report& report, const rank_report
 /// (choose_gpus: auto takes them when there are any), and its CPU threads unless its GPUs count
 /// alone (gpu, or auto with GPUs); all: both.
 cluster::rank_engines rank_engines_for(const count_request& request,
-                                    const engine::gpu_engines& gpus) {
+                                       const engine::gpu_engines& gpus) {
   cluster::rank_engines engines;
   engines.gpus = gpus.counters();
   engines.threads = gpus.empty() || request.device.kind == device_kind::all ? request.threads : 0;
@@ -215,7 +217,8 @@ count_report count_with_ranks(const count_request& request, cluster::count_leade
   // What counted, over every rank: with --device auto, ranks with GPUs and ranks without.
   const auto any = [&](auto has) { return std::any_of(ranks.begin(), ranks.end(), has); };
   if (any([](const cluster::rank_report& r) { return r.gpus > 0; }))
-    report.device = any([](const cluster::rank_report& r) { return r.threads > 0; }) ? "all" : "gpu";
+    report.device =
+        any([](const cluster::rank_report& r) { return r.threads > 0; }) ? "all" : "gpu";
   return report;
 }
 
@@ -259,8 +262,7 @@ int run_count(int argc, char** argv) {
     request.progress = [&](const count_progress& p) { show_progress(p, shown); };
   request.stop.flag = &interrupted;
   rank_reports ranks;
-  const count_report report =
-      leader ? count_with_ranks(request, *leader, ranks) : nq::run(request);
+  const count_report report = leader ? count_with_ranks(request, *leader, ranks) : nq::run(request);
   const count_result& result = report.result;
   remove_temp_files_on_signal();
   for (const auto& r : ranks)

@@ -21,7 +21,8 @@ void add_local_options(cxxopts::Options& options) {
   auto add = options.add_options("algorithm");
   add("variant", "min-conflicts: permutation (huge n, default) or column (the textbook one)",
       cxxopts::value<std::string>());
-  for (const auto& p : engine::local_parameter_table()) add(option_key(p.name), p.help, cxxopts::value<std::string>());
+  for (const auto& p : engine::local_parameter_table())
+    add(option_key(p.name), p.help, cxxopts::value<std::string>());
   add("accept-equal", "sa: take moves that leave the cost unchanged (the default)");
   add("reject-equal",
       "sa: refuse moves that leave the cost unchanged (the strict rule; default: take them, "

@@ -36,7 +36,6 @@ std::string describe(const verify_report& report) {
   return text + "\n";
 }
 
-
 /// The largest board verify reads: --memory-limit, or the memory available, at 9 bytes a queen.
 std::uint64_t max_verify_queens(const cxxopts::ParseResult& args) {
   constexpr std::uint64_t bytes_per_queen = 9;

@@ -27,8 +27,8 @@ batch_report batch_report_of(index_t n, const local_search_settings& algorithm,
   report.algorithm = algorithm;
   report.seed = settings.seed;
   report.runs_requested = settings.runs;
-  report.max_steps =
-      settings.limits.max_steps ? settings.limits.max_steps : default_max_steps(algorithm.algorithm);
+  report.max_steps = settings.limits.max_steps ? settings.limits.max_steps
+                                               : default_max_steps(algorithm.algorithm);
   report.stats = stats;
   report.device = backend.device();
   report.device_name = backend.device_name();

@@ -28,8 +28,8 @@ class gpu_engines {
   bool empty() const { return size() == 0; }
   std::size_t size() const;
   std::vector<slice_counter_fn> counters() const;
-  std::size_t frames() const;   ///< the frames each counter holds (0 for none)
-  std::string name() const;     ///< "NAME", "2 x NAME", or the names in turn
+  std::size_t frames() const;     ///< the frames each counter holds (0 for none)
+  std::string name() const;       ///< "NAME", "2 x NAME", or the names in turn
   double kernel_seconds() const;  ///< summed over the GPUs
 
  private:

@@ -45,9 +45,8 @@ std::unique_ptr<batch_backend> choose_backend(device_kind device,
   return make_cpu_backend(threads);
 }
 
-solve_result solve_placement_on(device_kind device, index_t n,
-                                const placement_settings& settings, std::string& note,
-                                const progress_fn& progress, std::string& used) {
+solve_result solve_placement_on(device_kind device, index_t n, const placement_settings& settings,
+                                std::string& note, const progress_fn& progress, std::string& used) {
   used = "cpu";
   if (device == device_kind::cpu) return solve_placement(n, settings, progress);
 #if NQ_WITH_CUDA
@@ -75,10 +74,9 @@ unsigned cpu_threads(const placement_settings& settings) {
 }  // namespace
 #endif
 
-solve_result solve_lattice_on(device_kind device, index_t n,
-                              const placement_settings& settings, bool copy_board,
-                              std::string& note, const progress_fn& progress, std::string& used,
-                              double* kernel_seconds) {
+solve_result solve_lattice_on(device_kind device, index_t n, const placement_settings& settings,
+                              bool copy_board, std::string& note, const progress_fn& progress,
+                              std::string& used, double* kernel_seconds) {
   used = "cpu";
   if (device == device_kind::cpu) return solve_lattice(n, settings, progress, 0, copy_board);
   std::string why;

@@ -23,9 +23,8 @@ std::unique_ptr<batch_backend> choose_backend(device_kind device,
 
 /// Runs the parallel placement where `device` asks (auto: the GPU when one is present); sets
 /// `used` to "cpu" or "gpu", and `note` as choose_backend does. Errors as choose_backend's.
-solve_result solve_placement_on(device_kind device, index_t n,
-                                const placement_settings& settings, std::string& note,
-                                const progress_fn& progress, std::string& used);
+solve_result solve_placement_on(device_kind device, index_t n, const placement_settings& settings,
+                                std::string& note, const progress_fn& progress, std::string& used);
 
 /// Runs the lattice where `device` asks: the GPU for gpu, and for auto when one is present,
 /// runs n (gpu::has_lattice), has the classes to fill it (lattice_fills_gpu, against the SMs
@@ -35,9 +34,8 @@ solve_result solve_placement_on(device_kind device, index_t n,
 /// run a stop cut short returns no board (solve_lattice's `board_wanted`). Sets `used`, and the
 /// kernel seconds when the GPU ran. --device gpu without a device is a device_error, with an n
 /// the GPU does not run a usage_error, and without the memory a resource_error.
-solve_result solve_lattice_on(device_kind device, index_t n,
-                              const placement_settings& settings, bool copy_board,
-                              std::string& note, const progress_fn& progress, std::string& used,
-                              double* kernel_seconds = nullptr);
+solve_result solve_lattice_on(device_kind device, index_t n, const placement_settings& settings,
+                              bool copy_board, std::string& note, const progress_fn& progress,
+                              std::string& used, double* kernel_seconds = nullptr);
 
 }  // namespace nq::engine

@@ -51,7 +51,8 @@ const local_parameter table[] = {
        return s.algorithm == A::sa ? s.annealing.cooling : s.annealed_jump.cooling;
      },
      [](S& s, double v) { s.annealing.cooling = s.annealed_jump.cooling = v; }},
-    {"t-min", "sa: the temperature's floor (default 0.01)", bit(A::sa), parameter_kind::non_negative, 0, 0,
+    {"t-min", "sa: the temperature's floor (default 0.01)", bit(A::sa),
+     parameter_kind::non_negative, 0, 0,
      [](const S& s, index_t) { return s.annealing.min_temperature; },
      [](S& s, double v) { s.annealing.min_temperature = v; }},
     {"p", "hc-random-p, hc-anneal-p: probability that a step is a jump (default 0.23)",
@@ -77,13 +78,15 @@ const local_parameter table[] = {
     {"beam-width", "beam: states kept, k (default 16)", bit(A::beam), parameter_kind::count, 1, 1e6,
      [](const S& s, index_t) { return double(s.beam.width); },
      [](S& s, double v) { s.beam.width = static_cast<std::uint32_t>(v); }},
-    {"population", "ga: individuals (default min(2 n^2, 4096))", bit(A::ga), parameter_kind::count, 1, 1e7,
+    {"population", "ga: individuals (default min(2 n^2, 4096))", bit(A::ga), parameter_kind::count,
+     1, 1e7,
      [](const S& s, index_t n) {
        return double(s.genetic.population ? s.genetic.population : default_population(n));
      },
      [](S& s, double v) { s.genetic.population = static_cast<std::uint32_t>(v); }},
-    {"tournament", "ga: contestants per parent selection (default 3)", bit(A::ga), parameter_kind::count, 1,
-     1e7, [](const S& s, index_t) { return double(s.genetic.tournament); },
+    {"tournament", "ga: contestants per parent selection (default 3)", bit(A::ga),
+     parameter_kind::count, 1, 1e7,
+     [](const S& s, index_t) { return double(s.genetic.tournament); },
      [](S& s, double v) { s.genetic.tournament = static_cast<std::uint32_t>(v); }},
     {"crossover", "ga: probability that two parents recombine (default 0.9)", bit(A::ga),
      parameter_kind::probability, 0, 0, [](const S& s, index_t) { return s.genetic.crossover; },
@@ -91,7 +94,8 @@ const local_parameter table[] = {
     {"mutation",
      "ga: probability that a child mutates (default 0.15; 1 when both parents are equal, "
      "unless --mutation-step is set)",
-     bit(A::ga), parameter_kind::probability, 0, 0, [](const S& s, index_t) { return s.genetic.mutation; },
+     bit(A::ga), parameter_kind::probability, 0, 0,
+     [](const S& s, index_t) { return s.genetic.mutation; },
      [](S& s, double v) { s.genetic.mutation = v; }},
     {"mutation-step",
      "ga: when both parents are equal, raise the run's mutation probability by this much for "
@@ -99,8 +103,8 @@ const local_parameter table[] = {
      bit(A::ga), parameter_kind::probability, 0, 0,
      [](const S& s, index_t) { return s.genetic.mutation_step; },
      [](S& s, double v) { s.genetic.mutation_step = v; }},
-    {"elite", "ga: best individuals copied unchanged (default 1)", bit(A::ga), parameter_kind::count, 0, 1e7,
-     [](const S& s, index_t) { return double(s.genetic.elite); },
+    {"elite", "ga: best individuals copied unchanged (default 1)", bit(A::ga),
+     parameter_kind::count, 0, 1e7, [](const S& s, index_t) { return double(s.genetic.elite); },
      [](S& s, double v) { s.genetic.elite = static_cast<std::uint32_t>(v); }},
 };
 
@@ -135,7 +139,6 @@ std::string readers_of(algorithm_set readers) {
   }
   return list;
 }
-
 
 double parse_value_of(const local_parameter& p, const std::string& text, index_t n) {
   double value = 0;

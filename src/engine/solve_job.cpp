@@ -58,8 +58,7 @@ solve_result run_systematic(const solve_request& request, const std::string& alg
 /// chains: all of them on the chosen backend, which also gives the kept chain's board and
 /// trace (see solve_chains): exactly what one chain with its number gives on the CPU.
 solve_result run_chains(const solve_request& request, solve_report& report) {
-  const auto backend =
-      choose_backend(request.device, request.local, request.n, 0, report.note);
+  const auto backend = choose_backend(request.device, request.local, request.n, 0, report.note);
   report.device = backend->device();
   report.device_name = backend->device_name();
   chains_settings settings;
@@ -80,12 +79,11 @@ solve_result run_threaded(const solve_request& request, const std::string& algor
       request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
   settings.limits = request.limits;
   report.threads = settings.threads;
-  return is_lattice(algorithm)
-             ? solve_lattice_on(request.device, request.n, settings, request.keep_board,
-                                report.note, request.progress, report.device,
-                                &report.kernel_seconds)
-             : solve_placement_on(request.device, request.n, settings, report.note,
-                                  request.progress, report.device);
+  return is_lattice(algorithm) ? solve_lattice_on(request.device, request.n, settings,
+                                                  request.keep_board, report.note, request.progress,
+                                                  report.device, &report.kernel_seconds)
+                               : solve_placement_on(request.device, request.n, settings,
+                                                    report.note, request.progress, report.device);
 }
 
 solve_result run_one(const solve_request& request, const std::string& algorithm,
@@ -149,9 +147,10 @@ std::uint64_t check_solve_memory(const solve_request& request) {
   const std::uint64_t need = solve_memory_bytes(request);
   const auto available = request.memory_limit ? request.memory_limit : available_memory_bytes();
   if (available && need > *available)
-    throw resource_error("n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
-                         " of memory, but only " + format_bytes(*available) +
-                         (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
+    throw resource_error(
+        "n=" + std::to_string(request.n) + " needs about " + format_bytes(need) +
+        " of memory, but only " + format_bytes(*available) +
+        (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
   return need;
 }
 
