@@ -19,52 +19,17 @@ std::string option_key(const char* name) {
 
 void add_local_options(cxxopts::Options& options) {
   auto add = options.add_options("algorithm");
-  add("variant", "min-conflicts: permutation (huge n, default) or column (the textbook one)",
-      cxxopts::value<std::string>());
+  const auto add_word = [&](const engine::word_option& w) {
+    if (w.takes_value)
+      add(w.name, w.help, cxxopts::value<std::string>());
+    else
+      add(w.name, w.help);
+  };
+  const auto words = engine::local_word_options();
+  add_word(words.front());  // variant, then the numbers, then the other words
   for (const auto& p : engine::local_parameter_table())
     add(option_key(p.name), p.help, cxxopts::value<std::string>());
-  add("accept-equal", "sa: take moves that leave the cost unchanged (the default)");
-  add("reject-equal",
-      "sa: refuse moves that leave the cost unchanged (the strict rule; default: take them, "
-      "as min(1, e^(-delta/T)) does)");
-  add("cooling-per",
-      "sa: neighbour (default: every neighbour tried is a step and cools T) or move (the "
-      "tutorial's loop: draw squares until one is accepted, the queen's own included; that "
-      "move is the step and cools T once)",
-      cxxopts::value<std::string>());
-  add("ties",
-      "hc family, hc-random-p, hc-anneal-p, hc-memory: random (default: a uniformly random "
-      "best move), first or last (the first or last best move, columns left to right, rows "
-      "top to bottom)",
-      cxxopts::value<std::string>());
-  add("sideways-limit",
-      "hc-sideways, hc-restart: consecutive (default: --sideways limits moves in a row) or "
-      "total (it limits all sideways moves of a climb, as the Haskell article does)",
-      cxxopts::value<std::string>());
-  add("plateau-jump",
-      "hc-sideways, hc-restart: after each sideways move a random queen jumps to a random row "
-      "(the case study's climber: --ties last --plateau-jump --sideways 4294967295)");
-  add("step",
-      "random-opt: queen (default: one random queen per step) or sweep (every column in turn "
-      "per step, as the Python program's iteration; one sweep is about n queen steps)",
-      cxxopts::value<std::string>());
-  add("order",
-      "first-choice: random (default: neighbours in a fresh random order each step) or fixed "
-      "(columns left to right, rows top to bottom, as the tutorial scans)",
-      cxxopts::value<std::string>());
-  add("stochastic", "beam: draw successors with probability by fitness");
-  add("encoding", "ga: column (default: one row per column) or permutation",
-      cxxopts::value<std::string>());
-  add("selection",
-      "ga: tournament (default: --tournament contestants per parent) or leaders (the report's: "
-      "the best of each of 2n consecutive groups are leaders; parents are drawn from them)",
-      cxxopts::value<std::string>());
-  add("preset",
-      "ga: report (the Python report's setup: population 2 n^2, leaders, crossover 0.9, "
-      "mutation 0.15, --mutation-step 0.05, no elite, 10,000 generations); options given too "
-      "override it",
-      cxxopts::value<std::string>());
-  add("generations", "beam, ga: the step limit (default 1000)", cxxopts::value<std::string>());
+  for (const auto& w : words.subspan(1)) add_word(w);
 }
 
 std::optional<local_algorithm> select_local_algorithm(const std::string& name,

@@ -108,22 +108,56 @@ const local_parameter table[] = {
      [](S& s, double v) { s.genetic.elite = static_cast<std::uint32_t>(v); }},
 };
 
+// In the order --help lists them (variant first, before the numeric settings).
 const word_option words[] = {
-    {"variant", bit(A::min_conflicts) | bit(A::min_conflicts_column)},
-    {"accept-equal", bit(A::sa)},
-    {"reject-equal", bit(A::sa)},
-    {"cooling-per", bit(A::sa)},
-    {"ties", bit(A::hc) | bit(A::hc_sideways) | bit(A::hc_restart) | bit(A::hc_random_p) |
-                 bit(A::hc_anneal_p) | bit(A::hc_memory)},
-    {"sideways-limit", bit(A::hc_sideways) | bit(A::hc_restart)},
-    {"plateau-jump", bit(A::hc_sideways) | bit(A::hc_restart)},
-    {"order", bit(A::first_choice)},
-    {"step", bit(A::random_opt)},
-    {"stochastic", bit(A::beam)},
-    {"encoding", bit(A::ga)},
-    {"selection", bit(A::ga)},
-    {"preset", bit(A::ga)},
-    {"generations", bit(A::beam) | bit(A::ga)},
+    {"variant", bit(A::min_conflicts) | bit(A::min_conflicts_column),
+     "min-conflicts: permutation (huge n, default) or column (the textbook one)", true},
+    {"accept-equal", bit(A::sa), "sa: take moves that leave the cost unchanged (the default)",
+     false},
+    {"reject-equal", bit(A::sa),
+     "sa: refuse moves that leave the cost unchanged (the strict rule; default: take them, as "
+     "min(1, e^(-delta/T)) does)",
+     false},
+    {"cooling-per", bit(A::sa),
+     "sa: neighbour (default: every neighbour tried is a step and cools T) or move (the "
+     "tutorial's loop: draw squares until one is accepted, the queen's own included; that move "
+     "is the step and cools T once)",
+     true},
+    {"ties",
+     bit(A::hc) | bit(A::hc_sideways) | bit(A::hc_restart) | bit(A::hc_random_p) |
+         bit(A::hc_anneal_p) | bit(A::hc_memory),
+     "hc family, hc-random-p, hc-anneal-p, hc-memory: random (default: a uniformly random best "
+     "move), first or last (the first or last best move, columns left to right, rows top to "
+     "bottom)",
+     true},
+    {"sideways-limit", bit(A::hc_sideways) | bit(A::hc_restart),
+     "hc-sideways, hc-restart: consecutive (default: --sideways limits moves in a row) or total "
+     "(it limits all sideways moves of a climb, as the Haskell article does)",
+     true},
+    {"plateau-jump", bit(A::hc_sideways) | bit(A::hc_restart),
+     "hc-sideways, hc-restart: after each sideways move a random queen jumps to a random row "
+     "(the case study's climber: --ties last --plateau-jump --sideways 4294967295)",
+     false},
+    {"step", bit(A::random_opt),
+     "random-opt: queen (default: one random queen per step) or sweep (every column in turn per "
+     "step, as the Python program's iteration; one sweep is about n queen steps)",
+     true},
+    {"order", bit(A::first_choice),
+     "first-choice: random (default: neighbours in a fresh random order each step) or fixed "
+     "(columns left to right, rows top to bottom, as the tutorial scans)",
+     true},
+    {"stochastic", bit(A::beam), "beam: draw successors with probability by fitness", false},
+    {"encoding", bit(A::ga), "ga: column (default: one row per column) or permutation", true},
+    {"selection", bit(A::ga),
+     "ga: tournament (default: --tournament contestants per parent) or leaders (the report's: "
+     "the best of each of 2n consecutive groups are leaders; parents are drawn from them)",
+     true},
+    {"preset", bit(A::ga),
+     "ga: report (the Python report's setup: population 2 n^2, leaders, crossover 0.9, "
+     "mutation 0.15, --mutation-step 0.05, no elite, 10,000 generations); options given too "
+     "override it",
+     true},
+    {"generations", bit(A::beam) | bit(A::ga), "beam, ga: the step limit (default 1000)", true},
 };
 
 std::string readers_of(algorithm_set readers) {

@@ -44,6 +44,8 @@ struct local_parameter {
 struct word_option {
   const char* name;
   algorithm_set readers;
+  const char* help;
+  bool takes_value;  ///< false: a switch
 };
 
 std::span<const local_parameter> local_parameter_table();

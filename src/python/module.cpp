@@ -2,6 +2,7 @@
 // CLI would parse, so options, checks and messages are the CLI's; results come back as numpy
 // arrays (the solver's own board, not a copy) and dicts with the CLI's JSON fields.
 
+#include <pybind11/eval.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -19,6 +20,7 @@
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
 #include "nqueens/verify.hpp"
+#include "engine/local_parameters.hpp"
 #include "python/arguments.hpp"
 #include "python/interruptible.hpp"
 #include "python/solutions.hpp"
@@ -276,6 +278,48 @@ std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
   return std::make_unique<solution_stream>(request);
 }
 
+/// A keyword of the generated functions: its Python name and its line of the docstring.
+struct keyword_doc {
+  std::string name;
+  std::string help;
+};
+
+/// The algorithms' settings as keywords, from the engine's table: the words and switches, and
+/// the numbers, with --help's text.
+std::vector<keyword_doc> setting_keywords() {
+  std::vector<keyword_doc> out;
+  for (const auto& w : engine::local_word_options())
+    out.push_back({command_line::python_name(w.name), w.help});
+  for (const auto& p : engine::local_parameter_table())
+    out.push_back({command_line::python_name(p.name), p.help});
+  return out;
+}
+
+/// Python source of `name`: the positional parameters `head` (as Python writes them), then every
+/// keyword of `own` and of the settings, keyword-only and None by default (None: the command's
+/// default), passed on to `impl` by name when given. Its docstring lists each keyword with the
+/// command's help, so help(nqueens.batch) reads as `nqueens batch --help` does.
+std::string typed_function(const std::string& name, const std::string& head,
+                           const std::string& positional, const std::string& impl,
+                           const std::string& summary, const std::vector<keyword_doc>& own) {
+  std::vector<keyword_doc> keywords = own;
+  for (auto& k : setting_keywords()) keywords.push_back(std::move(k));
+  std::string code = "def " + name + "(" + head + ", *";
+  for (const auto& k : keywords) code += ", " + k.name + "=None";
+  code += "):\n    \"\"\"" + summary + "\n\n    Keyword settings (None: the default):\n\n";
+  for (const auto& k : keywords) {
+    std::string help = k.help;
+    for (auto at = help.find("\\"); at != std::string::npos; at = help.find("\\", at + 2))
+      help.replace(at, 1, "\\\\");
+    code += "    " + k.name + ": " + help + "\n";
+  }
+  code += "    \"\"\"\n    given = {}\n";
+  for (const auto& k : keywords)
+    code += "    if " + k.name + " is not None: given['" + k.name + "'] = " + k.name + "\n";
+  code += "    return " + impl + "(" + positional + ", **given)\n";
+  return code;
+}
+
 }  // namespace
 }  // namespace nq::python
 
@@ -318,11 +362,10 @@ PYBIND11_MODULE(nqueens, m) {
                " device=" + r.device + ">";
       });
 
-  m.def("solve", &solve, arg("n"), arg("algo") = "min-conflicts", arg("seed") = 1,
+  m.def("_solve", &solve, arg("n"), arg("algo") = "min-conflicts", arg("seed") = 1,
         arg("threads") = 0, arg("device") = "auto", arg("max_steps") = py::none(),
         arg("time_limit") = py::none(), arg("trace") = false,
-        "Solve one board, as `nqueens solve`; settings are the algorithm's options by name "
-        "(sideways=, p=, q=, t0=, cooling=, population=, ...).");
+        "solve() without its typed keywords: settings as **kwargs.");
   m.def("verify", &verify, arg("rows"),
         "Attacking pairs and the first clash of a board (0-based rows), as `nqueens verify "
         "--json`.");
@@ -333,13 +376,38 @@ PYBIND11_MODULE(nqueens, m) {
         "-f json`: threads (0: every core), device cpu, gpu, all or auto, devices (GPU numbers), "
         "checkpoint (a path to resume from and record to), checkpoint_interval (seconds), simd "
         "(auto, off, avx2 or avx512).");
-  m.def("batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
-        arg("device") = "auto",
-        "Many independent runs and their statistics: the record of `nqueens batch -f json`.");
-  m.def("sweep", &sweep, arg("n"), arg("algo"), arg("runs"), arg("grid"), arg("seed") = 1,
-        arg("device") = "auto",
-        "A batch per grid point (grid as --sweep, or a dict name: value or (first, last, "
-        "step)): a list of batch records.");
+  m.def("_batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
+        arg("device") = "auto", "batch() without its typed keywords: settings as **kwargs.");
+  m.def("_sweep", &sweep, arg("n"), arg("algo"), arg("runs"), arg("grid"), arg("seed") = 1,
+        arg("device") = "auto", "sweep() without its typed keywords: settings as **kwargs.");
+  // solve, batch and sweep with a keyword for every setting they take (help() and an editor
+  // show them), written in Python from the engine's table of settings.
+  const std::vector<keyword_doc> batch_own = {
+      {"threads", "worker threads (default: every core); the statistics do not depend on them"},
+      {"max_steps", "per run: give up after this many steps (default: the algorithm's)"},
+      {"time_limit", "per run: give up after this many seconds"}};
+  const std::string code =
+      typed_function("solve",
+                     "n, algo=\"min-conflicts\", seed=1, threads=0, device=\"auto\", "
+                     "max_steps=None, time_limit=None, trace=False",
+                     "n, algo, seed, threads, device, max_steps, time_limit, trace", "_solve",
+                     "Solve one board, as `nqueens solve`: a SolveResult.",
+                     {{"chains", "local search: run C chains at once and keep the best"},
+                      {"chain", "local search: run chain I alone (its replay)"},
+                      {"memory_limit", "refuse boards needing more memory than this, e.g. \"8G\""},
+                      {"max_memory", "bfs: the frontier's bound, e.g. \"512M\" (default 1G)"},
+                      {"randomize", "backtrack, backtrack-opt, dfs: shuffle each node's rows"}}) +
+      typed_function("batch", "n, algo, runs=1000, seed=1, device=\"auto\"",
+                     "n, algo, runs, seed, device", "_batch",
+                     "Many independent runs and their statistics: the record of `nqueens batch -f "
+                     "json`.",
+                     batch_own) +
+      typed_function("sweep", "n, algo, runs, grid, seed=1, device=\"auto\"",
+                     "n, algo, runs, grid, seed, device", "_sweep",
+                     "A batch per grid point (grid as --sweep writes it, or a dict name: value or "
+                     "(first, last, step)): a list of batch records.",
+                     batch_own);
+  py::exec(code, m.attr("__dict__"));
   m.def("solutions", &solutions, arg("n"), arg("limit") = py::none(),
         "Every solution (or the first `limit`) in lexicographic order, lazily, as uint32 arrays.");
   m.def("algorithms", &list_algorithms, "The algorithms solve() takes, as `nqueens algorithms`.");

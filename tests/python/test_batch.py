@@ -2,7 +2,7 @@
 import pytest
 
 import nqueens
-from conftest import cli_json, untimed
+from conftest import cli_json, run_cli, untimed
 
 
 @pytest.mark.parametrize("n,algo,settings,options", [
@@ -32,3 +32,22 @@ def test_sweep_matches_cli():
     text = nqueens.sweep(8, "hc-random-p", 200, "p=0.1:0.3:0.1,q=1:2", seed=3, device="cpu",
                          max_steps=200)
     assert [untimed(r) for r in text] == [untimed(r) for r in rows]
+
+
+def test_every_setting_is_a_keyword_with_the_commands_help():
+    """solve, batch and sweep name every setting the command line takes, keyword-only, and
+    their docstrings carry each one's --help text."""
+    import inspect
+    code, usage, _ = run_cli("batch", "--help")
+    assert code == 0
+    flat_usage = " ".join(usage.split())
+    for function in (nqueens.solve, nqueens.batch, nqueens.sweep):
+        parameters = inspect.signature(function).parameters
+        for name in ("sideways", "cooling", "t_min", "beam_width", "mutation_step", "stochastic",
+                     "reject_equal", "ties", "preset", "generations", "variant"):
+            assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY, name
+            assert parameters[name].default is None, name
+            assert f"    {name}: " in function.__doc__, name
+    # The docstring's text is the command's: "cooling" as `nqueens batch --help` words it.
+    line = next(l for l in nqueens.batch.__doc__.splitlines() if l.startswith("    cooling: "))
+    assert line.split(": ", 1)[1][:60] in flat_usage
