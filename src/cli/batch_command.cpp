@@ -16,6 +16,7 @@
 #include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
 #include "engine/batch_job.hpp"
+#include "engine/named_settings.hpp"
 #include "engine/sweep.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
@@ -61,73 +62,24 @@ batch_request parse_request(int argc, char** argv) {
   add_local_options(options);
   const auto args = parse_local_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(local_help(options.help()));
-  if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
+  // The batch itself as the engine reads it (the command's own options after it).
+  const engine::named_settings given = named_from(
+      args, {"queens", "algo", "runs", "threads", "seed", "max-steps", "time-limit", "device"});
+  const nq::batch_request job = engine::batch_request_from(given, args.count("sweep") > 0);
   batch_request request;
-  if (!args.count("algo"))
-    throw usage_error(
-        "missing --algo: which local search? e.g. --algo hc (see nqueens algorithms)");
-  request.n = parse_board_size(args["queens"].as<std::string>());
-  const std::string name = args["algo"].as<std::string>();
-  const auto algorithm = select_local_algorithm(name, args);
-  if (!algorithm)
-    throw usage_error("batch runs the local-search algorithms; '" + name +
-                      "' is not one (see nqueens algorithms; counting is nqueens count)");
-  request.algorithm = parse_local_options(args, *algorithm, request.n);
-  check_local_size(*algorithm, request.n);
-  request.batch.runs = parse_positive("--runs", args["runs"].as<std::string>());
-  const std::uint64_t threads = parse_positive(
-      "--threads", args.count("threads") ? args["threads"].as<std::string>() : cores);
-  if (threads > 1024)
-    throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
-  request.batch.threads = static_cast<unsigned>(threads);
-  request.batch.seed = parse_seed(args["seed"].as<std::string>());
-  if (args.count("max-steps"))
-    request.batch.limits.max_steps =
-        parse_positive("--max-steps", args["max-steps"].as<std::string>());
-  read_generations(args, request.batch.limits);
-  if (args.count("time-limit"))
-    request.batch.limits.time_limit =
-        parse_seconds("--time-limit", args["time-limit"].as<std::string>());
+  request.n = job.n;
+  request.algorithm = job.algorithm;
+  request.batch = job.settings;
+  request.device = job.device;
   request.json = parse_text_or_json(args["format"].as<std::string>());
   request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
-  request.device = parse_device_kind(args["device"].as<std::string>());
   if (args.count("runs-csv")) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
     request.runs_csv = file_option(args, "runs-csv");
   }
-  if (!args.count("sweep")) check_local_floors(request.algorithm, request.n);
-  if (args.count("sweep")) {
-    request.sweep = engine::parse_sweep(args["sweep"].as<std::string>());
-    // Every point is checked before the first batch runs.
-    for (const auto& axis : request.sweep) {
-      // A second value for the same setting would silently win over the first.
-      for (const auto& other : request.sweep) {
-        if (&other == &axis) break;
-        const bool step_limits = axis.name != "time-limit" && engine::is_limit_axis(axis.name) &&
-                                 other.name != "time-limit" && engine::is_limit_axis(other.name);
-        if (other.name == axis.name || step_limits)
-          throw usage_error("--sweep sets " + (step_limits ? "the step limit" : axis.name) +
-                            " twice (" + other.name + ", then " + axis.name +
-                            "): give each parameter once");
-      }
-      if (!engine::is_limit_axis(axis.name) && args.count(option_key(axis.name.c_str())))
-        throw usage_error("--sweep " + axis.name + " and --" + axis.name + " both set " +
-                          axis.name + ": give one");
-      const bool time = axis.name == "time-limit";
-      for (const char* given : {"max-steps", "generations", "time-limit"})
-        if (engine::is_limit_axis(axis.name) && args.count(given) && time == (given[0] == 't'))
-          throw usage_error("--sweep " + axis.name + " and --" + given + " both set the " +
-                            (time ? "time" : "step") + " limit: give one");
-    }
-    for (const auto& point : engine::grid_points(request.sweep)) {
-      auto probe = request.algorithm;
-      auto limits = request.batch.limits;
-      for (std::size_t i = 0; i < point.size(); ++i)
-        engine::set_sweep_value(probe, limits, request.n, request.sweep[i].name, point[i]);
-      check_local_floors(probe, request.n);
-    }
-  }
+  if (args.count("sweep"))
+    request.sweep = engine::sweep_from(args["sweep"].as<std::string>(), given, job);
   return request;
 }
 
@@ -419,17 +371,6 @@ int run_batch_command(int argc, char** argv) {
     return exit_interrupted;
   }
   return exit_ok;
-}
-
-nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bool>* stop) {
-  batch_request request = parse_request(argc, argv);
-  if (!solution_exists(request.n)) throw usage_error(no_solution(request));
-  request.batch.limits.stop = stop;
-  engine::batch_job job = prepare(request);  // its note unsaid: the caller (Python) asked quietly
-  nlohmann::ordered_json records;
-  std::string text;
-  run_request(request, job.backend(), nullptr, records, text);
-  return records;
 }
 
 }  // namespace nq::cli

@@ -120,14 +120,6 @@ void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>
     }
 }
 
-std::uint64_t parse_whole(const std::string& option, const std::string& text) {
-  const whole_reading read = read_whole_number(text);
-  if (read.whole && !read.too_large) return read.value;
-  throw usage_error(option + " must be a whole number from 0 to 2^64-1, got '" + text + "'");
-}
-
-std::uint64_t parse_seed(const std::string& text) { return parse_whole("--seed", text); }
-
 std::string count_of(std::uint64_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }

@@ -32,13 +32,11 @@ enum exit_code : int {
 using detail::parse_board_size;
 using detail::parse_positive;
 using detail::parse_seconds;
+using detail::parse_seed;
+using detail::parse_whole;
 using detail::read_whole_number;
 using detail::whole_reading;
 
-/// A whole number from 0 to 2^64-1 for `option` (--seed, --chain).
-std::uint64_t parse_whole(const std::string& option, const std::string& text);
-/// --seed: parse_whole("--seed", text).
-std::uint64_t parse_seed(const std::string& text);
 
 /// "1 attacking pair", "3 attacking pairs": a count with its noun in the right number.
 std::string count_of(std::uint64_t count, const std::string& noun);

@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 
@@ -42,10 +41,6 @@ int run_algorithms(int argc, char** argv);
 int run_solutions(int argc, char** argv);
 int run_count(int argc, char** argv);
 int run_batch_command(int argc, char** argv);
-/// What `nqueens batch -f json` with argv prints: one record, or a sweep's array of them.
-/// `*stop` (when not null) ends the runs early; the result is then meaningless. A board
-/// without solutions is a usage_error here.
-nlohmann::ordered_json batch_records(int argc, char** argv, const std::atomic<bool>* stop);
 int run_shell(int argc, char** argv);
 
 }  // namespace nq::cli

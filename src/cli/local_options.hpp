@@ -4,6 +4,7 @@
 // as command-line options.
 
 #include <cxxopts.hpp>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "engine/local_parameters.hpp"
+#include "engine/named_settings.hpp"
 #include "nqueens/local_search.hpp"
 
 namespace nq::cli {
@@ -34,6 +36,11 @@ std::string local_help(std::string text);
 
 /// parse_command_line for commands with algorithm options.
 cxxopts::ParseResult parse_local_command_line(cxxopts::Options& options, int argc, char** argv);
+
+/// The settings the command line gives by name: every algorithm option given, and of `own`
+/// (the command's options, e.g. "queens", "max-steps") those given.
+engine::named_settings named_from(const cxxopts::ParseResult& args,
+                                  std::initializer_list<const char*> own = {});
 
 /// The local-search algorithm `--algo name` and `--variant` select, if it is one.
 std::optional<local_algorithm> select_local_algorithm(const std::string& name,

@@ -80,4 +80,12 @@ double parse_seconds(const std::string& option, const std::string& text) {
   return value;
 }
 
+std::uint64_t parse_whole(const std::string& option, const std::string& text) {
+  const whole_reading read = read_whole_number(text);
+  if (read.whole && !read.too_large) return read.value;
+  throw usage_error(option + " must be a whole number from 0 to 2^64-1, got '" + text + "'");
+}
+
+std::uint64_t parse_seed(const std::string& text) { return parse_whole("--seed", text); }
+
 }  // namespace nq::detail

@@ -31,4 +31,9 @@ std::uint64_t parse_positive(const std::string& option, const std::string& text)
 /// A positive, finite number of seconds.
 double parse_seconds(const std::string& option, const std::string& text);
 
+/// A whole number from 0 to 2^64-1 for `option` (--seed, --chain).
+std::uint64_t parse_whole(const std::string& option, const std::string& text);
+/// --seed: parse_whole("--seed", text).
+std::uint64_t parse_seed(const std::string& text);
+
 }  // namespace nq::detail

@@ -70,4 +70,27 @@ void command_line::settings(const py::kwargs& settings, std::initializer_list<co
   }
 }
 
+engine::named_settings command_line::named() const {
+  engine::named_settings given;
+  for (std::size_t i = 1; i < args_.size(); ++i) {
+    const std::string& arg = args_[i];
+    const auto eq = arg.find('=');
+    if (!arg.starts_with("--") || eq == std::string::npos) continue;  // a flag: --quiet
+    std::string name = arg.substr(2, eq - 2), value = arg.substr(eq + 1);
+    const auto& words = engine::local_word_options();
+    const bool is_switch = std::any_of(words.begin(), words.end(), [&](const auto& w) {
+      return !w.takes_value && name == w.name;
+    });
+    if (is_switch) {
+      // A switch given off is left out, as on the command line; accept-equal off is
+      // reject-equal on.
+      if (value == "true") given.set(name, "true");
+      if (value == "false" && name == "accept-equal") given.set("reject-equal", "true");
+      continue;
+    }
+    given.set(std::move(name), std::move(value));
+  }
+  return given;
+}
+
 }  // namespace nq::python

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/named_settings.hpp"
+
 namespace nq::python {
 
 class command_line {
@@ -34,6 +36,9 @@ class command_line {
   /// (e.g. format, output).
   void settings(const pybind11::kwargs& settings, std::initializer_list<const char*> reserved,
                 const char* function, std::initializer_list<const char*> switches = {});
+
+  /// The options given as the engine reads settings by name (engine/named_settings.hpp).
+  engine::named_settings named() const;
 
   /// argv for the command's parser; valid while this object lives and is not changed.
   std::vector<char*> argv() {

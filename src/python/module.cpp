@@ -9,18 +9,19 @@
 
 #include <memory>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "core/whole_number.hpp"
+#include "engine/local_parameters.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
 #include "nqueens/verify.hpp"
-#include "engine/local_parameters.hpp"
 #include "python/arguments.hpp"
 #include "python/interruptible.hpp"
 #include "python/solutions.hpp"
@@ -189,18 +190,35 @@ py::object count(int n, bool unique, unsigned threads, const std::string& device
   return to_python(record);
 }
 
-/// batch and sweep: `nqueens batch -f json` with these options.
-py::object batch_json(command_line& line, const py::kwargs& settings, const char* function) {
-  line.flag("quiet");
+/// batch and sweep: the engine's batch request from these settings, run on a worker thread.
+py::object batch_records(command_line& line, const py::kwargs& settings, const char* function,
+                         const std::optional<std::string>& grid) {
   line.settings(settings,
                 {"queens", "algo", "runs", "seed", "device", "sweep", "runs-csv", "format",
                  "output", "quiet", "help"},
                 function);
-  const auto records =
-      run_interruptible<nlohmann::ordered_json>([&](const std::atomic<bool>* stop) {
-        auto argv = line.argv();
-        return cli::batch_records(static_cast<int>(argv.size()), argv.data(), stop);
-      });
+  const engine::named_settings given = line.named();
+  const batch_request request = engine::batch_request_from(given, grid.has_value());
+  const std::vector<engine::sweep_axis> axes =
+      grid ? engine::sweep_from(*grid, given, request) : std::vector<engine::sweep_axis>{};
+  const auto records = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
+    if (!grid) {
+      batch_request one = request;
+      one.stop = stop;
+      return nlohmann::ordered_json::parse(to_json(run(one)));
+    }
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const auto& point : engine::grid_points(axes)) {
+      batch_request at = request;
+      at.stop = stop;
+      for (std::size_t i = 0; i < point.size(); ++i)
+        engine::set_sweep_value(at.algorithm, at.settings.limits, at.n, axes[i].name, point[i]);
+      const batch_report report = run(at);
+      rows.push_back(nlohmann::ordered_json::parse(to_json(report)));
+      if (report.stats.interrupted || stop.flag->load()) break;
+    }
+    return rows;
+  });
   return to_python(records);
 }
 
@@ -212,7 +230,7 @@ py::object batch(py::handle n, const std::string& algo, py::handle runs, py::han
   line.option("runs", runs);
   line.option("seed", seed);
   line.option("device", device);
-  return batch_json(line, settings, "batch");
+  return batch_records(line, settings, "batch", std::nullopt);
 }
 
 /// The grid as --sweep writes it: "p=0.05:0.3:0.05,q=1:4", or a dict of name: value, name:
@@ -251,8 +269,7 @@ py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::han
   line.option("runs", runs);
   line.option("seed", seed);
   line.option("device", device);
-  line.option("sweep", sweep_spec(grid));
-  return batch_json(line, settings, "sweep");
+  return batch_records(line, settings, "sweep", sweep_spec(grid));
 }
 
 py::list list_algorithms() {
