@@ -6,6 +6,7 @@
 
 #include "engine/device_choice.hpp"
 #include "engine/local_parameters.hpp"
+#include "engine/stop_bridge.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
@@ -86,10 +87,8 @@ batch_report run(const batch_request& request) {
     throw usage_error("no solution exists for n=" + std::to_string(request.n) + "; no runs made");
   engine::check_local_size(request.algorithm.algorithm, request.n);
   batch_settings settings = request.settings;
-  std::atomic<bool> own_flag{false};
-  std::atomic<bool>* const flag = request.stop.flag ? request.stop.flag : &own_flag;
-  const std::stop_callback raise(request.stop.token, [flag] { flag->store(true); });
-  if (request.stop.flag || request.stop.token.stop_possible()) settings.limits.stop = flag;
+  const engine::stop_bridge stop(request.stop);
+  if (stop.given()) settings.limits.stop = stop.given();
   engine::batch_job job(request.n, request.algorithm, request.device, batch_threads(settings));
   const batch_stats stats = run_batch(request.n, request.algorithm, settings, job.backend());
   batch_report report =

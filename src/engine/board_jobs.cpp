@@ -3,6 +3,7 @@
 #include <atomic>
 #include <nlohmann/json.hpp>
 
+#include "engine/stop_bridge.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
@@ -15,10 +16,8 @@ solutions_report run(const solutions_request& request,
     throw usage_error("-n " + std::to_string(request.n) + " is above the enumeration limit of " +
                       std::to_string(max_systematic_n));
   search_limits limits = request.limits;
-  std::atomic<bool> own_flag{false};
-  std::atomic<bool>* const flag = request.stop.flag ? request.stop.flag : &own_flag;
-  const std::stop_callback raise(request.stop.token, [flag] { flag->store(true); });
-  if (request.stop.flag || request.stop.token.stop_possible()) limits.stop = flag;
+  const engine::stop_bridge stop(request.stop);
+  if (stop.given()) limits.stop = stop.given();
   solutions_report report;
   for_each_solution(
       request.n,

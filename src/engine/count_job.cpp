@@ -5,6 +5,7 @@
 
 #include "core/machine.hpp"
 #include "engine/count_engines.hpp"
+#include "engine/stop_bridge.hpp"
 #include "nqueens/error.hpp"
 
 #if NQ_WITH_CUDA
@@ -121,10 +122,8 @@ count_report count_on(const count_request& request, const gpu_engines& gpus) {
   settings.checkpoint_interval = request.checkpoint_interval;
   settings.simd = request.simd;
   settings.progress = request.progress;
-  std::atomic<bool> own_flag{false};
-  std::atomic<bool>* const flag = request.stop.flag ? request.stop.flag : &own_flag;
-  const std::stop_callback raise(request.stop.token, [flag] { flag->store(true); });
-  settings.stop = flag;
+  const stop_bridge stop(request.stop);
+  settings.stop = stop.flag();
   count_report report;
   report.n = request.n;
   report.unique = request.unique;

@@ -11,6 +11,7 @@
 #include "core/memory.hpp"
 #include "engine/device_choice.hpp"
 #include "engine/local_parameters.hpp"
+#include "engine/stop_bridge.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/chains.hpp"
 #include "nqueens/construction.hpp"
@@ -217,10 +218,8 @@ solve_report run(const solve_request& request) {
   const std::uint64_t need = engine::check_solve_memory(request);
   solve_request job = request;
   job.local = report.settings;
-  std::atomic<bool> own_flag{false};
-  std::atomic<bool>* const flag = request.stop.flag ? request.stop.flag : &own_flag;
-  const std::stop_callback raise(request.stop.token, [flag] { flag->store(true); });
-  if (request.stop.flag || request.stop.token.stop_possible()) job.limits.stop = flag;
+  const engine::stop_bridge stop(request.stop);
+  if (stop.given()) job.limits.stop = stop.given();
   try {
     report.result = engine::run_one(job, algorithm, report);
   } catch (const std::bad_alloc&) {
