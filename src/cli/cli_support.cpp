@@ -120,10 +120,6 @@ void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>
     }
 }
 
-std::string count_of(std::uint64_t count, const std::string& noun) {
-  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
-}
-
 bool parse_text_or_json(const std::string& format) {
   if (format != "text" && format != "json")
     throw usage_error("unknown format '" + format + "' (expected text or json)");

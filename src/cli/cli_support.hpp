@@ -38,8 +38,7 @@ using detail::read_whole_number;
 using detail::whole_reading;
 
 
-/// "1 attacking pair", "3 attacking pairs": a count with its noun in the right number.
-std::string count_of(std::uint64_t count, const std::string& noun);
+using detail::count_of;
 
 /// --format text|json: true for json; anything else is a usage_error.
 bool parse_text_or_json(const std::string& format);

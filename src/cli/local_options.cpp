@@ -70,12 +70,6 @@ std::vector<std::string> spell_out_options(int argc, char** argv) {
   return args;
 }
 
-bool is_local_switch(std::string_view name) {
-  for (const char* flag : {"accept-equal", "reject-equal", "plateau-jump", "stochastic"})
-    if (name == flag) return true;
-  return false;
-}
-
 std::string local_help(std::string text) {
   for (const char* letter : {"p", "q"}) {
     const std::string key = "--" + option_key(letter) + " arg";

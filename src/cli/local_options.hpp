@@ -28,9 +28,6 @@ std::string option_key(const char* name);
 /// registered under. Commands with algorithm options parse this instead of argv.
 std::vector<std::string> spell_out_options(int argc, char** argv);
 
-/// Whether `name` is an algorithm option that is a switch (--reject-equal, --stochastic, ...).
-bool is_local_switch(std::string_view name);
-
 /// Help text with those keys shown as "--p" and "--q" again.
 std::string local_help(std::string text);
 

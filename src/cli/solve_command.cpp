@@ -14,13 +14,10 @@ namespace {
 using namespace solve;
 
 int solve_main(int argc, char** argv, shell_solve* shell) {
-  solve_request request = parse_request(argc, argv);
+  solve_request request = parse_request(argc, argv, shell && shell->trace_wanted);
   request.shell = shell;
-  if (shell) {
-    request.limits.stop = shell->stop;
-    if (shell->trace_wanted && !is_chain(request)) throw no_trace(request);
-  }
-  const bool exists = solution_exists(request.n);
+  if (shell) request.job.limits.stop = shell->stop;
+  const bool exists = solution_exists(request.job.n);
   const bool record =
       request.format == solve_format::json || request.format == solve_format::summary;
   // The shell shows the board itself; it writes the result only when asked to.
@@ -34,14 +31,14 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   // their temporaries exist stops the run, never the process.
   const bool stoppable = exists && !shell;
   if (stoppable) {
-    request.limits.stop = &interrupted;
+    request.job.limits.stop = &interrupted;
     stop_on_signal(&interrupted);
   }
   // Board formats have no board to show when none exists, so no file is created for them.
   std::optional<output_target> output;
   if (write && (record || exists)) output.emplace(request.output);
   std::optional<trace_writer> trace;
-  if (exists && !request.trace.empty()) trace.emplace(request.trace, *request.local);
+  if (exists && !request.trace.empty()) trace.emplace(request.trace, request.job.local.algorithm);
   nq::solve_request job = job_of(request);
   if (trace) {
     job.trace = [written = trace->callback(), narrate = job.trace](const trace_row& row) {
@@ -53,7 +50,6 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   job.progress = [&](const solve_progress& p) { progress.update(p); };
   solve_report report = nq::run(job);
   progress.finish();
-  request.chain = report.chain;  // with --chains, the one kept
   const solve_result& result = report.result;
   if (stoppable) remove_temp_files_on_signal();  // from here on, a signal ends the process
   const bool stopped = stoppable && interrupted.load() && !result.solved;
@@ -69,11 +65,12 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   if (shell) {
     shell->device = report.device;
     shell->pairs_counted = report.pairs_counted;
-    if (exists && !solved) shell->stop_reason = failure_reason(request, report);
+    if (exists && !solved)
+      shell->stop_reason = engine::failure_reason(request.job.limits, report, true);
     shell->result = std::move(report.result);  // the board is not copied: it may be 10^9 queens
   } else if (!exists) {
     std::fprintf(stderr, "nqueens solve: no solution exists for n=%llu\n",
-                 static_cast<unsigned long long>(request.n));
+                 static_cast<unsigned long long>(request.job.n));
   } else if (stopped) {
     std::fprintf(stderr, "nqueens solve: interrupted after %s (%.3f s), unsolved\n",
                  count_of(result.steps, "step").c_str(), result.seconds);

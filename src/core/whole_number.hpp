@@ -36,4 +36,9 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text);
 /// --seed: parse_whole("--seed", text).
 std::uint64_t parse_seed(const std::string& text);
 
+/// "1 attacking pair", "3 attacking pairs": a count with its noun in the right number.
+inline std::string count_of(std::uint64_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 }  // namespace nq::detail

@@ -6,9 +6,13 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/memory.hpp"
 #include "core/whole_number.hpp"
 #include "engine/local_parameters.hpp"
+#include "engine/solve_job.hpp"
+#include "nqueens/algorithms.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/systematic.hpp"
 
 namespace nq::engine {
 namespace {
@@ -113,6 +117,102 @@ void read_generations(const named_settings& given, search_limits& limits) {
   if (given.has("max-steps"))
     throw usage_error("--generations and --max-steps both set the step limit: give one");
   limits.max_steps = parse_positive("--generations", given.at("generations"));
+}
+
+void reject_local_settings(const named_settings& given, const std::string& algorithm) {
+  const auto refuse = [&](const char* name) {
+    if (given.has(name))
+      throw usage_error(std::string("--") + name + " does not apply to " + algorithm +
+                        " (it is an option of the local-search algorithms; see --help)");
+  };
+  for (const auto& p : local_parameter_table()) refuse(p.name);
+  for (const auto& w : local_word_options()) refuse(w.name);
+}
+
+solve_request solve_request_from(const named_settings& given, bool trace) {
+  if (!given.has("queens")) throw usage_error("missing -n: how many queens? (see --help)");
+  solve_request request;
+  request.n = detail::parse_board_size(given.at("queens"));
+  // Huge boards take every core by default; smaller ones keep the one-core min-conflicts,
+  // which needs no threads to start (a million queens in 0.05 s).
+  request.algorithm = given.has("algo") ? given.at("algo") : solve_algorithm(request);
+  const std::string& algorithm = request.algorithm;
+  if (!find_algorithm(algorithm))
+    throw usage_error("unknown algorithm '" + algorithm + "' (see nqueens algorithms)");
+  // An algorithm's own limit on n comes before the memory check, which would only say that
+  // 4294967295 queens do not fit.
+  if (is_systematic(algorithm)) check_systematic_n(request.n);
+  request.seed = detail::parse_seed(given.value_or("seed", "1"));
+  if (given.has("max-steps"))
+    request.limits.max_steps = parse_positive("--max-steps", given.at("max-steps"));
+  if (given.has("time-limit"))
+    request.limits.time_limit = parse_seconds("--time-limit", given.at("time-limit"));
+  // The construction is one pass with no steps to count or clock to read: a limit given to it
+  // would be ignored, as any setting an algorithm does not read would.
+  if (algorithm == "constructive")
+    for (const char* limit : {"max-steps", "time-limit"})
+      if (given.has(limit))
+        throw usage_error(std::string("--") + limit +
+                          " does not apply to constructive (it builds the board in one pass)");
+  if (given.has("memory-limit")) request.memory_limit = parse_byte_size(given.at("memory-limit"));
+  request.randomize = given.has("randomize");
+  if (request.randomize && (algorithm == "bfs" || !is_systematic(algorithm)))
+    throw usage_error("--randomize applies to backtrack, backtrack-opt and dfs only");
+  if (given.has("max-memory")) {
+    if (algorithm != "bfs") throw usage_error("--max-memory applies to bfs only");
+    request.max_memory = parse_byte_size(given.at("max-memory"));
+  }
+  const auto local = select_local_algorithm(algorithm, given);
+  if (local) {
+    request.local = local_settings_from(*local, request.n, given);
+    check_local_floors(request.local, request.n);
+    check_local_size(*local, request.n);
+    read_generations(given, request.limits);
+  } else {
+    reject_local_settings(given, algorithm);
+  }
+  const bool threaded = algorithm == "parallel" || algorithm == "lattice";
+  if (given.has("threads")) {
+    if (!threaded) throw usage_error("--threads applies to --algo parallel and lattice only");
+    const std::uint64_t threads = parse_positive("--threads", given.at("threads"));
+    if (threads > 1024)
+      throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
+    request.threads = static_cast<unsigned>(threads);
+  }
+  const bool chain = local && *local != local_algorithm::min_conflicts;
+  const std::string not_this =
+      " (not " + algorithm + (local ? " --variant permutation" : std::string()) + ")";
+  const auto no_trace = [&] {
+    return usage_error("--trace is available for the local-search algorithms" + not_this);
+  };
+  if (threaded && given.has("device")) {
+    request.device = parse_device_kind(given.at("device"));
+    // parallel and lattice take no chain settings and write no trace.
+    for (const char* name : {"chains", "chain"})
+      if (given.has(name))
+        throw usage_error(std::string("--") + name +
+                          " applies to the local-search algorithms (not " + algorithm + ")");
+    if (trace) throw no_trace();
+    return request;
+  }
+  for (const char* name : {"chains", "chain", "device"})
+    if (given.has(name) && !chain)
+      throw usage_error(std::string("--") + name + " applies to the local-search algorithms" +
+                        not_this);
+  if (given.has("chains") && given.has("chain"))
+    throw usage_error("--chains runs many chains and --chain replays one: give one of them");
+  if (given.has("chains")) {
+    request.chains = parse_positive("--chains", given.at("chains"));
+    if (request.chains > (std::uint64_t{1} << 32))
+      throw usage_error("--chains must be at most 4294967296");
+  }
+  if (given.has("chain")) request.chain = detail::parse_whole("--chain", given.at("chain"));
+  if (given.has("device")) {
+    request.device = parse_device_kind(given.at("device"));
+    if (!request.chains) request.chains = 1;
+  }
+  if (trace && !chain) throw no_trace();
+  return request;
 }
 
 batch_request batch_request_from(const named_settings& given, bool swept) {

@@ -52,6 +52,16 @@ local_search_settings local_settings_from(local_algorithm algorithm, index_t n,
 /// without a limit: 10,000 generations.
 void read_generations(const named_settings& given, search_limits& limits);
 
+/// A solve from its settings (queens, algo, seed, max-steps, time-limit, memory-limit,
+/// randomize, max-memory, threads, chains, chain, device and the algorithm's): every check and
+/// message of nqueens solve but its output's. `trace`: a trace is asked for (--trace, Python's
+/// trace=True), which only the chain searches write. The algorithm is resolved (no algo: lattice
+/// from 2^20 queens, min-conflicts below) and `local` holds a local search's settings.
+solve_request solve_request_from(const named_settings& given, bool trace);
+
+/// Refuses each algorithm setting given to `algorithm`, which is no local search.
+void reject_local_settings(const named_settings& given, const std::string& algorithm);
+
 /// A batch from its settings (queens, algo, runs, seed, threads, max-steps, generations,
 /// time-limit, device and the algorithm's): every check and message of nqueens batch. The
 /// floors (--t-min under --t0, ...) are checked unless `swept` (each point's are, then).

@@ -5,15 +5,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <new>
 #include <thread>
 
 #include "core/memory.hpp"
+#include "core/whole_number.hpp"
 #include "engine/device_choice.hpp"
 #include "engine/local_parameters.hpp"
 #include "engine/stop_bridge.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/chains.hpp"
+#include "nqueens/climb.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/lattice.hpp"
@@ -188,6 +191,83 @@ nlohmann::ordered_json solve_json_head(const solve_report& report) {
     record["parameters"] = parameters;
   }
   return record;
+}
+
+namespace {
+
+/// Whether a queen of `board` can move within its column without raising the attacking pairs.
+/// hc-sideways stops unsolved where no move lowers them; if one keeps them, only its sideways
+/// limit stopped it (whether the limit counts moves in a row or in all, plateau jumps or not).
+bool has_sideways_move(const std::vector<row_t>& board) {
+  const index_t n = board.size();
+  std::vector<row_t> rows(board);
+  std::vector<std::int32_t> row_count(n), diag(2 * n - 1), anti(2 * n - 1);
+  const climber_view<std::int32_t> b{rows.data(), row_count.data(), diag.data(), anti.data(), n};
+  recount(b);
+  for (index_t col = 0; col < n; ++col)
+    if (detail::least_load(b, col) - queen_pairs(b, col) <= 0) return true;
+  return false;
+}
+
+/// Why a hill climber that stopped by itself stopped.
+std::string climber_stop(const solve_report& report) {
+  const hill_climbing_settings& hill = report.settings.hill;
+  const std::vector<row_t>& board = report.result.queen_row;
+  switch (report.settings.algorithm) {
+    case local_algorithm::hc:
+      return " (no move lowers the cost: a local minimum or a plateau)";
+    case local_algorithm::hc_sideways:
+      return !board.empty() && has_sideways_move(board)
+                 ? " (the sideways limit: " + detail::count_of(hill.max_sideways, "sideways move") +
+                       (hill.total_sideways ? " in all)" : " in a row)")
+                 : " (no move keeps or lowers the cost)";
+    case local_algorithm::first_choice:
+      return " (no neighbour lowers the cost)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+std::string failure_reason(const search_limits& limits, const solve_report& report,
+                           bool why_climbers_stop) {
+  using detail::count_of;
+  const solve_result& result = report.result;
+  const bool lattice = is_lattice(report.algorithm);
+  std::uint64_t max_steps = limits.max_steps;
+  if (!max_steps && report.local) max_steps = default_max_steps(report.settings.algorithm);
+  const std::string steps = count_of(result.steps, "step");
+  // lattice adds up its sub-boards' steps, each bounded by the step limit on its own: the time
+  // limit is asked first, and the step limit is named per sub-board.
+  if (lattice && limits.time_limit > 0 && result.seconds >= limits.time_limit) max_steps = 0;
+  if (lattice && max_steps)
+    return "no solution found: a sub-board reached the step limit (" + count_of(max_steps, "step") +
+           " each; " + steps + " in all)";
+  if (max_steps && result.steps >= max_steps)
+    return "no solution found within the step limit (" + steps +
+           (limits.max_steps ? "" : ", the algorithm's default; see --max-steps") + ")";
+  if (limits.time_limit > 0 && result.seconds >= limits.time_limit) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f s", result.seconds);
+    return "no solution found within the time limit (" + steps + ", " + seconds + ")";
+  }
+  std::string text =
+      "no solution found: " + report.algorithm + " stopped after " + steps +
+      (report.pairs_counted ? " with " + count_of(result.conflicts, "attacking pair") + " left"
+                            : ", its attacking pairs not counted");
+  if (why_climbers_stop && report.local) text += climber_stop(report);
+  // The first clash of the board it was left with, as verify names it.
+  if (!result.queen_row.empty() && result.queen_row.size() <= max_clash_check_n) {
+    const auto check = verify_board(result.queen_row);
+    if (check.first_clash) {
+      const clash& c = *check.first_clash;
+      text += ", first between columns " + std::to_string(c.col_a + 1) + " and " +
+              std::to_string(c.col_b + 1) + " on " +
+              (c.kind == line_kind::anti_diagonal ? "an " : "a ") + line_kind_name(c.kind);
+    }
+  }
+  return text;
 }
 
 }  // namespace engine

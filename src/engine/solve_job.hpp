@@ -28,4 +28,13 @@ std::optional<local_algorithm> solve_local_algorithm(const solve_request& reques
 /// The algorithm a request runs: its own, or the default for its n.
 std::string solve_algorithm(const solve_request& request);
 
+/// A failure names the board's first clash up to this many queens (a check of O(n) memory).
+inline constexpr index_t max_clash_check_n = 10000000;
+
+/// Why `report`'s unsolved run of a request with `limits` stopped, in a phrase: "no solution
+/// found within the step limit (...)". `why_climbers_stop`: say why a hill climber stopped by
+/// itself (a local minimum, the sideways limit), as the shell's --verbose and Python do.
+std::string failure_reason(const search_limits& limits, const solve_report& report,
+                           bool why_climbers_stop);
+
 }  // namespace nq::engine

@@ -4,13 +4,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli/local_options.hpp"
+#include "engine/local_parameters.hpp"
 
 namespace py = pybind11;
 
 namespace nq::python {
 
-std::string command_line::python_name(std::string name) {
+std::string keyword_settings::python_name(std::string name) {
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
 }
@@ -31,7 +31,7 @@ bool switch_value(const std::string& keyword, py::handle value) {
 
 }  // namespace
 
-std::string command_line::text(const std::string& name, py::handle value) {
+std::string keyword_settings::text(const std::string& name, py::handle value) {
   if (py::isinstance<py::str>(value)) return value.cast<std::string>();
   if (PyBool_Check(value.ptr()))
     throw py::type_error("'" + name + "' takes a number or a string, not a bool");
@@ -51,46 +51,34 @@ std::string command_line::text(const std::string& name, py::handle value) {
                        std::string(py::str(value.get_type().attr("__name__"))));
 }
 
-void command_line::settings(const py::kwargs& settings, std::initializer_list<const char*> reserved,
-                            const char* function, std::initializer_list<const char*> switches) {
+void keyword_settings::settings(const py::kwargs& settings, std::initializer_list<const char*> own,
+                                const char* function, std::initializer_list<const char*> switches) {
+  const auto& words = engine::local_word_options();
+  const auto& numbers = engine::local_parameter_table();
   for (const auto& [key, value] : settings) {
     const std::string keyword = key.cast<std::string>();
     std::string name = keyword;
     std::replace(name.begin(), name.end(), '_', '-');
-    if (name.empty() || name.starts_with('-') ||
-        std::find(reserved.begin(), reserved.end(), name) != reserved.end())
+    const auto named = [&](const auto& setting) { return name == setting.name; };
+    const bool known = std::any_of(words.begin(), words.end(), named) ||
+                       std::any_of(numbers.begin(), numbers.end(), named) ||
+                       std::find(own.begin(), own.end(), name) != own.end() ||
+                       std::find(switches.begin(), switches.end(), name) != switches.end();
+    if (!known)
       throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" +
                            keyword + "'");
-    // False is said, not left out: --accept-equal=false means --reject-equal.
-    if (cli::is_local_switch(name) ||
-        std::find(switches.begin(), switches.end(), name) != switches.end())
-      option(name, switch_value(keyword, value) ? "true" : "false");
-    else
+    const bool is_switch =
+        std::any_of(words.begin(), words.end(),
+                    [&](const auto& w) { return !w.takes_value && name == w.name; }) ||
+        std::find(switches.begin(), switches.end(), name) != switches.end();
+    if (!is_switch) {
       option(name, text(keyword, value));
-  }
-}
-
-engine::named_settings command_line::named() const {
-  engine::named_settings given;
-  for (std::size_t i = 1; i < args_.size(); ++i) {
-    const std::string& arg = args_[i];
-    const auto eq = arg.find('=');
-    if (!arg.starts_with("--") || eq == std::string::npos) continue;  // a flag: --quiet
-    std::string name = arg.substr(2, eq - 2), value = arg.substr(eq + 1);
-    const auto& words = engine::local_word_options();
-    const bool is_switch = std::any_of(words.begin(), words.end(), [&](const auto& w) {
-      return !w.takes_value && name == w.name;
-    });
-    if (is_switch) {
-      // A switch given off is left out, as on the command line; accept-equal off is
-      // reject-equal on.
-      if (value == "true") given.set(name, "true");
-      if (value == "false" && name == "accept-equal") given.set("reject-equal", "true");
-      continue;
+    } else if (switch_value(keyword, value)) {
+      given_.set(name, "true");
+    } else if (name == "accept-equal") {
+      given_.set("reject-equal", "true");  // off, it is the opposite switch on
     }
-    given.set(std::move(name), std::move(value));
   }
-  return given;
 }
 
 }  // namespace nq::python

@@ -1,6 +1,7 @@
-// The nqueens Python module: the CLI's commands as functions. Each builds the command line the
-// CLI would parse, so options, checks and messages are the CLI's; results come back as numpy
-// arrays (the solver's own board, not a copy) and dicts with the CLI's JSON fields.
+// The nqueens Python module: the CLI's commands as functions over the engine (nqueens/engine.hpp).
+// Keywords are read as settings by name by the engine's rules, so checks and messages are the
+// command's; results come back as numpy arrays (the solver's own board, not a copy) and dicts
+// with the records' JSON fields.
 
 #include <pybind11/eval.h>
 #include <pybind11/numpy.h>
@@ -14,10 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
 #include "core/whole_number.hpp"
 #include "engine/local_parameters.hpp"
+#include "engine/solve_job.hpp"
 #include "nqueens/algorithms.hpp"
+#include "nqueens/construction.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
@@ -68,56 +70,51 @@ py::object to_python(const nlohmann::ordered_json& value) {
   return py::module_::import("json").attr("loads")(value.dump());
 }
 
-/// The device option: "auto" leaves the command's default, except that parallel (which runs
+/// The device setting: "auto" leaves the command's default, except that parallel (which runs
 /// on the CPU unless told) takes auto as the CLI does.
-void add_device(command_line& line, const std::string& device, const std::string& algo) {
-  if (device != "auto" || algo == "parallel") line.option("device", device);
+void add_device(keyword_settings& given, const std::string& device, const std::string& algo) {
+  if (device != "auto" || algo == "parallel") given.option("device", device);
 }
 
 solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsigned threads,
                     const std::string& device, py::handle max_steps, py::handle time_limit,
                     bool trace, const py::kwargs& settings) {
-  command_line line("solve");
-  line.option("queens", n, "n");
-  line.option("algo", algo);
-  line.option("seed", seed);
-  if (threads) line.option("threads", std::to_string(threads));
-  add_device(line, device, algo);
-  if (!max_steps.is_none()) line.option("max-steps", max_steps);
-  if (!time_limit.is_none()) line.option("time-limit", time_limit);
-  line.flag("quiet");
-  line.settings(settings,
-                {"queens", "algo", "seed", "threads", "device", "max-steps", "time-limit", "format",
-                 "output", "quiet", "help", "trace"},
-                "solve", {"randomize"});
+  keyword_settings given;
+  given.option("queens", n, "n");
+  given.option("algo", algo);
+  given.option("seed", seed);
+  if (threads) given.option("threads", std::to_string(threads));
+  add_device(given, device, algo);
+  if (!max_steps.is_none()) given.option("max-steps", max_steps);
+  if (!time_limit.is_none()) given.option("time-limit", time_limit);
+  given.settings(settings, {"chains", "chain", "memory-limit", "max-memory"}, "solve",
+                 {"randomize"});
+  solve_request request = engine::solve_request_from(given.named(), trace);
   std::vector<trace_record> rows;
-  auto run = run_interruptible<cli::shell_solve>([&](const std::atomic<bool>* stop) {
-    cli::shell_solve hooks;
-    hooks.stop = stop;
-    hooks.trace_wanted = trace;
-    if (trace)
-      hooks.narrate = [&rows](const trace_row& r) {
-        rows.push_back({r.step, r.restarts, r.cost, r.temperature, r.best_fitness, r.mean_fitness});
-      };
-    auto argv = line.argv();
-    cli::run_solve_in_shell(static_cast<int>(argv.size()), argv.data(), hooks);
-    return hooks;
+  if (trace)
+    request.trace = [&rows](const trace_row& r) {
+      rows.push_back({r.step, r.restarts, r.cost, r.temperature, r.best_fitness, r.mean_fitness});
+    };
+  solve_report report = run_interruptible<solve_report>([&](const job_stop& stop) {
+    request.stop = stop;
+    return run(request);
   });
   solve_outcome out;
-  solve_result& result = run.result;
+  solve_result& result = report.result;
   out.solved = result.solved;
   out.unplaced = result.unplaced;
   // None where the JSON record has null: pairs a stopped run left uncounted, a placement stopped
   // with queens unplaced, and n = 2 or 3, where no board was made.
   const bool no_board = result.queen_row.empty() && !result.solved;
-  out.conflicts = !run.pairs_counted || (algo == "parallel" && !result.solved) || no_board
+  out.conflicts = !report.pairs_counted || (algo == "parallel" && !result.solved) || no_board
                       ? py::object(py::none())
                       : py::object(py::int_(result.conflicts));
   out.steps = result.steps;
   out.restarts = result.restarts;
   out.seconds = result.seconds;
-  out.device = run.device;
-  out.stop_reason = run.stop_reason;
+  out.device = report.device;
+  if (solution_exists(report.n) && !result.solved)
+    out.stop_reason = engine::failure_reason(request.limits, report, true);
   out.rows = owning_array(std::move(result.queen_row));
   out.trace = trace ? py::object(owning_array(std::move(rows))) : py::none();
   return out;
@@ -191,12 +188,9 @@ py::object count(int n, bool unique, unsigned threads, const std::string& device
 }
 
 /// batch and sweep: the engine's batch request from these settings, run on a worker thread.
-py::object batch_records(command_line& line, const py::kwargs& settings, const char* function,
+py::object batch_records(keyword_settings& line, const py::kwargs& settings, const char* function,
                          const std::optional<std::string>& grid) {
-  line.settings(settings,
-                {"queens", "algo", "runs", "seed", "device", "sweep", "runs-csv", "format",
-                 "output", "quiet", "help"},
-                function);
+  line.settings(settings, {"threads", "max-steps", "time-limit"}, function);
   const engine::named_settings given = line.named();
   const batch_request request = engine::batch_request_from(given, grid.has_value());
   const std::vector<engine::sweep_axis> axes =
@@ -224,7 +218,7 @@ py::object batch_records(command_line& line, const py::kwargs& settings, const c
 
 py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
                  const std::string& device, const py::kwargs& settings) {
-  command_line line("batch");
+  keyword_settings line;
   line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
@@ -250,10 +244,10 @@ std::string sweep_spec(py::handle grid) {
     if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
       for (const auto& part : value.cast<py::sequence>()) {
         if (!values.empty()) values += ':';
-        values += command_line::text(name, part);
+        values += keyword_settings::text(name, part);
       }
     } else {
-      values = command_line::text(name, value);
+      values = keyword_settings::text(name, value);
     }
     if (!spec.empty()) spec += ',';
     spec += name + "=" + values;
@@ -263,7 +257,7 @@ std::string sweep_spec(py::handle grid) {
 
 py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
                  py::handle seed, const std::string& device, const py::kwargs& settings) {
-  command_line line("batch");
+  keyword_settings line;
   line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
@@ -286,9 +280,9 @@ py::list list_algorithms() {
 
 std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
   solutions_request request;
-  request.n = detail::parse_board_size(command_line::text("n", n));
+  request.n = detail::parse_board_size(keyword_settings::text("n", n));
   if (!limit.is_none())
-    request.limit = detail::parse_positive("--limit", command_line::text("limit", limit));
+    request.limit = detail::parse_positive("--limit", keyword_settings::text("limit", limit));
   if (request.n > max_systematic_n)  // here, not once the stream has started
     throw usage_error("-n " + std::to_string(request.n) + " is above the enumeration limit of " +
                       std::to_string(max_systematic_n));
@@ -306,9 +300,9 @@ struct keyword_doc {
 std::vector<keyword_doc> setting_keywords() {
   std::vector<keyword_doc> out;
   for (const auto& w : engine::local_word_options())
-    out.push_back({command_line::python_name(w.name), w.help});
+    out.push_back({keyword_settings::python_name(w.name), w.help});
   for (const auto& p : engine::local_parameter_table())
-    out.push_back({command_line::python_name(p.name), p.help});
+    out.push_back({keyword_settings::python_name(p.name), p.help});
   return out;
 }
 
@@ -355,8 +349,6 @@ PYBIND11_MODULE(nqueens, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const nq::resource_error& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
-    } catch (const nq::cli::help_requested& help) {
-      PyErr_SetString(PyExc_ValueError, help.text.c_str());
     }
   });
   py::register_exception<nq::device_error>(m, "DeviceError", PyExc_RuntimeError);
