@@ -49,6 +49,25 @@ std::string device_name(int device) {
 
 bool set_host_devices(int) { return false; }
 
+device_facts facts(int device) {
+  cudaDeviceProp properties{};
+  NQ_CUDA_TRY(cudaGetDeviceProperties(&properties, device));
+  device_facts out;
+  out.name = properties.name;
+  out.multiprocessors = static_cast<unsigned>(properties.multiProcessorCount);
+  out.memory_bytes = properties.totalGlobalMem;
+  out.major = properties.major;
+  out.minor = properties.minor;
+  int khz = 0;  // the clocks are attributes since CUDA 13 (no longer in cudaDeviceProp)
+  NQ_CUDA_TRY(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+  out.clock_mhz = static_cast<unsigned>(khz / 1000);
+  NQ_CUDA_TRY(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
+  out.memory_clock_mhz = static_cast<unsigned>(khz / 1000);
+  NQ_CUDA_TRY(cudaDriverGetVersion(&out.driver));
+  NQ_CUDA_TRY(cudaRuntimeGetVersion(&out.runtime));
+  return out;
+}
+
 int current_device() {
   int device = 0;
   NQ_CUDA_TRY(cudaGetDevice(&device));
@@ -83,6 +102,14 @@ std::string device_name(int device) {
 }
 
 int current_device() { return cuda::current_host_device(); }
+
+device_facts facts(int device) {
+  device_facts out;
+  out.name = device_name(device);
+  out.multiprocessors = multiprocessor_count(device);
+  out.memory_bytes = device_free_bytes();
+  return out;
+}
 
 std::uint64_t device_free_bytes() {
   const std::uint64_t memory = cuda::detail::host_device_memory.load();

@@ -26,6 +26,22 @@ int device_count();
 /// @brief The device's name, e.g. "NVIDIA H100 80GB HBM3".
 std::string device_name(int device = 0);
 
+/// @brief What a benchmark's record says of a device.
+struct device_facts {
+  std::string name;
+  unsigned multiprocessors = 0;
+  unsigned clock_mhz = 0;         ///< the SMs' clock; 0 where unknown (the host execution)
+  unsigned memory_clock_mhz = 0;  ///< 0 where unknown
+  std::uint64_t memory_bytes = 0;
+  int major = 0;  ///< compute capability; 0.0 in the host execution
+  int minor = 0;
+  int driver = 0;   ///< cudaDriverGetVersion (12080 is 12.8); 0 in the host execution
+  int runtime = 0;  ///< cudaRuntimeGetVersion; 0 in the host execution
+};
+
+/// @brief The facts of `device` (0 .. device_count() - 1).
+device_facts facts(int device);
+
 /// @brief In the host execution, makes device_count() `count` (1 to 8; 1 unless set), each
 /// device with a stream of its own, so that tests run the multi-device code; returns true.
 /// A CUDA build has the devices it has: it changes nothing and returns false.

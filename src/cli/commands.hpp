@@ -42,5 +42,6 @@ int run_solutions(int argc, char** argv);
 int run_count(int argc, char** argv);
 int run_batch_command(int argc, char** argv);
 int run_shell(int argc, char** argv);
+int run_bench(int argc, char** argv);
 
 }  // namespace nq::cli

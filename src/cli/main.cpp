@@ -41,6 +41,7 @@ Commands:
   count       count all solutions, and the fundamental ones (n up to 28)
   batch       many independent runs of a local search, with statistics and sweeps
   shell       an interactive prompt: make a board, show it, run algorithms on it
+  bench       time a fixed suite on one CPU thread, every CPU thread and each GPU
 
 Run nqueens <command> --help for a command's options. nqueens --version prints the build.
 
@@ -85,8 +86,9 @@ int dispatch(int argc, char** argv) {
   if (command == "count") return nq::cli::run_count(argc - 1, argv + 1);
   if (command == "batch") return nq::cli::run_batch_command(argc - 1, argv + 1);
   if (command == "shell") return nq::cli::run_shell(argc - 1, argv + 1);
+  if (command == "bench") return nq::cli::run_bench(argc - 1, argv + 1);
   throw nq::usage_error("unknown command '" + std::string(command) +
-                        "' (expected solve, verify, algorithms, solutions, count, batch or shell; "
+                        "' (expected solve, verify, algorithms, solutions, count, batch, shell or bench; "
                         "see nqueens --help)");
 }
 

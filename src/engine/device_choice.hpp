@@ -10,7 +10,15 @@
 #include "nqueens/engine.hpp"
 #include "nqueens/placement_solver.hpp"
 
+namespace nq {
+struct bench_report;
+}
+
 namespace nq::engine {
+
+/// The machine and the build, as a benchmark's record says them (devices.cpp): the CPU, its
+/// cores and memory, each GPU, the version, commit, build type and CUDA version.
+void describe_machine(bench_report& report);
 
 /// The backend `device` asks for: the GPU when asked (or, for auto, when one is present and
 /// runs the algorithm on n queens), else the CPU with `threads` workers; auto sets `note` to

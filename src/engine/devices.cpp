@@ -1,8 +1,15 @@
 // Devices as requests name them, and what this build and machine have.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
+#include <thread>
 
+#include "core/machine.hpp"
+#include "engine/device_choice.hpp"
+#include "nq_git_sha.h"  // generated at each build (src/engine/git_sha.cmake)
+#include "nqueens/bench.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 
@@ -64,5 +71,42 @@ int gpu_count() {
   return 0;
 #endif
 }
+
+namespace engine {
+
+void describe_machine(bench_report& report) {
+  report.cpu = cpu_model_name();
+  report.cores = std::max(1u, std::thread::hardware_concurrency());
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  report.memory_bytes = pages > 0 && page > 0
+                            ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                            : 0;
+  report.version = NQ_VERSION;
+  report.git_sha = NQ_GIT_SHA;
+  report.build_type = NQ_BUILD_TYPE;
+  report.cuda = NQ_CUDA_VERSION;
+#if NQ_WITH_CUDA
+  // "12.8" from 12080.
+  const auto version = [](int v) {
+    return v ? std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) : std::string();
+  };
+  for (int d = 0; d < gpu::device_count(); ++d) {
+    const gpu::device_facts facts = gpu::facts(d);
+    bench_report::gpu g;
+    g.index = d;
+    g.name = facts.name;
+    g.multiprocessors = facts.multiprocessors;
+    g.clock_mhz = facts.clock_mhz;
+    g.memory_clock_mhz = facts.memory_clock_mhz;
+    g.memory_bytes = facts.memory_bytes;
+    g.compute_capability = std::to_string(facts.major) + "." + std::to_string(facts.minor);
+    g.driver = version(facts.driver);
+    g.runtime = version(facts.runtime);
+    report.gpus.push_back(std::move(g));
+  }
+#endif
+}
+
+}  // namespace engine
 
 }  // namespace nq
