@@ -19,6 +19,7 @@
 #include "engine/local_parameters.hpp"
 #include "engine/solve_job.hpp"
 #include "nqueens/algorithms.hpp"
+#include "nqueens/bench.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
@@ -266,6 +267,29 @@ py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::han
   return batch_records(line, settings, "sweep", sweep_spec(grid));
 }
 
+py::object bench(bool quick, const std::optional<std::string>& suite,
+                 const std::optional<std::vector<std::string>>& workloads,
+                 const std::string& device, double time_budget, unsigned threads) {
+  bench_request request;
+  if (quick && suite) throw usage_error("quick is a suite of its own: give quick or suite");
+  request.suite = quick   ? bench_suite::quick
+                  : suite ? parse_bench_suite(*suite)
+                          : bench_suite::standard;
+  if (workloads) request.workloads = *workloads;
+  if (device == "auto") throw usage_error("unknown device 'auto' (expected cpu, gpu or all)");
+  request.device = parse_device_kind(device, true);
+  if (time_budget < 0) throw usage_error("time_budget must be positive (0: the suite's)");
+  request.time_budget = time_budget;
+  request.threads = threads;
+  const std::string record = run_interruptible<std::string>([&](const job_stop& stop) {
+    request.stop = stop;
+    bench_report report = run(request);
+    report.command = "nqueens.bench()";
+    return to_json(report);
+  });
+  return py::module_::import("json").attr("loads")(record);
+}
+
 py::list list_algorithms() {
   py::list out;
   for (const auto& a : algorithms()) {
@@ -385,6 +409,13 @@ PYBIND11_MODULE(nqueens, m) {
         "-f json`: threads (0: every core), device cpu, gpu, all or auto, devices (GPU numbers), "
         "checkpoint (a path to resume from and record to), checkpoint_interval (seconds), simd "
         "(auto, off, avx2 or avx512).");
+  m.def("bench", &bench, py::kw_only(), arg("quick") = false, arg("suite") = py::none(),
+        arg("workloads") = py::none(), arg("device") = "all", arg("time_budget") = 0.0,
+        arg("threads") = 0,
+        "Time the benchmark suite as `nqueens bench -f json` does and return its record (a dict, "
+        "schema in docs/bench.md): quick (each workload once, small), suite (standard or full), "
+        "workloads (names from the suite), device (cpu, gpu or all), time_budget (seconds for "
+        "the whole run; 0: the suite's), threads (the all-cores figures'; 0: every core).");
   m.def("_batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
         arg("device") = "auto", "batch() without its typed keywords: settings as **kwargs.");
   m.def("_sweep", &sweep, arg("n"), arg("algo"), arg("runs"), arg("grid"), arg("seed") = 1,

@@ -1,0 +1,47 @@
+"""bench(): the record nqueens bench -f json writes, as a dict (figures measured afresh)."""
+import math
+
+import pytest
+
+import nqueens
+from conftest import cli_json
+
+
+def shape(record):
+    """What two runs of the same benchmark share: every field but the measured and the dated."""
+    measured = {"work", "median", "min", "max", "seconds_median", "per_core"}
+    return {
+        "keys": list(record),
+        "machine": record["machine"],
+        "build": record["build"],
+        "figures": [{k: v for k, v in f.items() if k not in measured} for f in record["figures"]],
+    }
+
+
+def test_bench_returns_the_commands_record():
+    record = nqueens.bench(quick=True, workloads=["batch-hc", "count-12"], device="cpu")
+    cli = cli_json("bench", "--quick", "--workloads", "batch-hc,count-12", "--device", "cpu",
+                   "-f", "json", "-q")
+    assert shape(record) == shape(cli)
+    assert record["command"] == "nqueens.bench()"
+    assert [(f["workload"], f["on"]) for f in record["figures"]] == [
+        ("batch-hc", "one-core"), ("batch-hc", "all-cores"),
+        ("count-12", "one-core"), ("count-12", "all-cores")]
+    for f in record["figures"]:
+        assert f["ran"] and math.isfinite(f["median"]) and f["median"] > 0
+    assert record["figures"][2]["work"] == 14200  # count-12's solutions
+
+
+@pytest.mark.parametrize("settings,message", [
+    ({"suite": "huge"}, "unknown --suite 'huge'"),
+    ({"quick": True, "workloads": ["count-99"]}, "unknown workload 'count-99'"),
+    ({"device": "auto"}, "unknown device 'auto'"),
+])
+def test_bench_refuses_what_the_command_refuses(settings, message):
+    with pytest.raises(ValueError, match=message):
+        nqueens.bench(**settings)
+
+
+def test_bench_takes_keywords_only():
+    with pytest.raises(TypeError):
+        nqueens.bench(True)  # pylint: disable=too-many-function-args
