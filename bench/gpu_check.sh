@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The whole check on a GPU machine, in under 9 minutes on one H100 or H200, most telling first:
 # build for sm_90; the gpu tests (four at a time, 60 s each at most); compute-sanitizer
-# (memcheck, racecheck, synccheck) on gpu_test at the host execution's sizes; bench_gpu.py
-# (batches on the GPU and on every CPU core); bench_count.py --device gpu at n = 18 and 20; the
-# lattice and the parallel placement (bench_placement.py, 10^8 and 10^9 queens); the stop and
-# --device all count steps; MPI where it is installed; the host-kernel tests last.
+# (memcheck, racecheck, synccheck) on gpu_test at the host execution's sizes; `nqueens bench
+# --suite full --device all` (issue 31: every workload on one core, every core and each GPU,
+# its record kept and drawn); bench_gpu.py (the GPU cases beyond the suite); the lattice and the
+# parallel placement (bench_placement.py, 10^8 and 10^9 queens); the stop and --device all count
+# steps; MPI where it is installed; the host-kernel tests last.
 # Each step runs under a time cap, clipped to an overall deadline (8.5 minutes); a step that
 # fails does not stop the others, and steps not begun by the deadline are skipped. OUTDIR gets
-# at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt,
-# sanitizer.txt, bench.txt (the drivers' output), gpu.jsonl, count-gpu.jsonl and summary.txt.
+# at most 8 files (what the device machine sends back): env.txt, build.log, ctest-gpu.txt (the
+# gpu tests, compute-sanitizer, the host-kernel tests), bench.txt (the drivers' output),
+# gpu.jsonl (the drivers' records), bench-full.json (the bench record), bench-full.png (it
+# drawn, where matplotlib imports) and summary.txt.
 # The stop steps: a SIGINT 3 s into n = 21 (out within 1 s, the resume exact); then
 # --device all (the GPUs and the CPU) timed at 18 and 20, stopped at 21 and resumed on the
 # GPUs, and --devices (bench/count_devices.sh); then n = 18 on every rank's GPUs under mpiexec.
@@ -49,10 +52,14 @@ min_step=20  # seconds: a step with less than this left before the deadline is s
 cap_configure=90 cap_build=300 cap_ctest=150 cap_host=60 cap_bench_gpu=150 cap_bench_count=90
 cap_stop=120 cap_devices=120 cap_mpi=60
 cap_bench_placement=90
+# nqueens bench: its --time-budget is the cap (or what the deadline leaves) less bench_margin,
+# the time to end the figure under way and write the record; with less than bench_least seconds
+# left it is skipped, since a full suite's figures on so little time say little.
+cap_bench=240 bench_margin=30 bench_least=120
 declare -A cap_sanitizer=([memcheck]=75 [racecheck]=45 [synccheck]=30)
 
 # An earlier run's files would be appended to (the drivers append JSON lines).
-for f in env.txt build.log ctest-gpu.txt sanitizer.txt bench.txt gpu.jsonl count-gpu.jsonl \
+for f in env.txt build.log ctest-gpu.txt bench.txt gpu.jsonl bench-full.json bench-full.png \
   summary.txt; do
   rm -f "${out:?}/$f"
 done
@@ -244,15 +251,16 @@ bench_note() {
   fi
 }
 
-# 4. compute-sanitizer, first after the gpu tests, on the host execution's sizes (NQ_TEST_SIZES=host;
+# 4. compute-sanitizer (its log in ctest-gpu.txt: the device machine sends back 8 files), first
+# after the gpu tests, on the host execution's sizes (NQ_TEST_SIZES=host;
 # the device sizes ran past 150 s under memcheck and racecheck on 2026-11-25): memcheck without
 # the slow statistics, OEIS, population comparison and long serial tests; racecheck and synccheck
 # on the block-collective kernels (chains, ga and beam).
 sanitizer=$cuda/bin/compute-sanitizer
 for tool in memcheck racecheck synccheck; do
-  if ! needs "$tool" sanitizer.txt "$gpu_test"; then continue; fi
+  if ! needs "$tool" ctest-gpu.txt "$gpu_test"; then continue; fi
   if [[ ! -x $sanitizer ]]; then
-    summary "$tool" SKIP 0 sanitizer.txt "no $sanitizer"
+    summary "$tool" SKIP 0 ctest-gpu.txt "no $sanitizer"
     continue
   fi
   filter='--gtest_filter=GpuBlockChains*:GpuRace*:GpuEdges.Races*:GpuEdges.TimeLimits*'
@@ -266,14 +274,42 @@ for tool in memcheck racecheck synccheck; do
     filter+=':*GpuBeamGrid*.LargeBoards*:GpuLattice.SameBoardAsTheCpu:GpuLattice.ATimeLimitWhile*'
     filter+=':GpuPlacement.SameBoardAsTheCpu:GpuEdges.ScratchChainsMatchTheCpuOnLargeBoards'
   fi
-  step "$tool" "${cap_sanitizer[$tool]}" sanitizer.txt env NQ_TEST_SIZES=host "$sanitizer" \
+  step "$tool" "${cap_sanitizer[$tool]}" ctest-gpu.txt env NQ_TEST_SIZES=host "$sanitizer" \
     --tool "$tool" --error-exitcode 1 "$gpu_test" "$filter"
 done
 
 # 5. Benchmarks: the GPU against the CPU.
-# The drivers write their records only at the end, so the count runs one size per call: a
-# timeout at n=20 keeps the records of n=18. The placement comes last: at 10^9 its device and
-# host passes are estimated at 10-20 s each (docs/gpu-costs.md).
+# First `nqueens bench --suite full --device all` (issue 31): every workload of the suite on one
+# core, every core and each GPU, with its count at n = 18 and 20 on the GPU (what bench_count.py
+# --device gpu timed here before). A build without the subcommand skips it. Its record is written
+# only at its end, so the step's cap leaves it bench_margin seconds past its --time-budget.
+if needs bench bench.txt "$build_dir/nqueens"; then
+  left=$((deadline - SECONDS))
+  if ! "$build_dir/nqueens" bench --help >/dev/null 2>&1; then
+    summary bench SKIP 0 bench.txt "this nqueens has no bench subcommand"
+  elif ((left < bench_least)); then
+    summary bench SKIP 0 bench.txt "deadline: ${left} s left, bench needs ${bench_least} s"
+  else
+    budget=$(((left < cap_bench ? left : cap_bench) - bench_margin))
+    timed bench "$((budget + bench_margin))" "$out/bench.txt" "$build_dir/nqueens" bench \
+      --suite full --device all --time-budget "$budget" -f json -o "$out/bench-full.json" -q
+    summary bench "$status" "$took" bench.txt \
+      "budget ${budget} s$([[ $status == PASS ]] || echo "; exit $rc")"
+    # Drawn where matplotlib imports (on the device machine, the image's python3 has it).
+    if [[ ! -s $out/bench-full.json ]]; then
+      summary bench-plot SKIP 0 bench.txt "no record written"
+    elif ! python3 -c 'import matplotlib' >/dev/null 2>&1; then
+      summary bench-plot SKIP 0 bench.txt "no matplotlib for python3"
+    else
+      step bench-plot 60 bench.txt python3 bench/plot_bench.py "$out/bench-full.json" \
+        -o "$out/bench-full.png"
+    fi
+  fi
+fi
+# The GPU cases beyond the suite: sa at n = 256, hc at n = 1024 and one step's time there, small
+# ga and beam batches, single ga runs at n = 1000 and a whole-grid beam, with issues 5 and 16's
+# targets. The placement comes last: at 10^9 its device and host passes are estimated at 10-20 s
+# each (docs/gpu-costs.md).
 if needs bench-gpu bench.txt "$build_dir/nqueens"; then
   if time_left; then
     timed bench-gpu "$cap_bench_gpu" "$out/bench.txt" python3 bench/bench_gpu.py \
@@ -282,30 +318,6 @@ if needs bench-gpu bench.txt "$build_dir/nqueens"; then
   else
     summary bench-gpu SKIP 0 bench.txt deadline
   fi
-fi
-if needs bench-count bench.txt "$build_dir/nqueens"; then
-  start=$SECONDS
-  count_status=SKIP
-  notes=()
-  for n in 18 20; do
-    left=$((cap_bench_count - (SECONDS - start)))
-    if ! time_left || ((left < min_step)); then
-      notes+=("n=$n skipped")
-      continue
-    fi
-    timed "bench-count n=$n" "$left" "$out/bench.txt" python3 bench/bench_count.py \
-      --binary "$build_dir/nqueens" --device gpu --sizes "$n" --repeats 3 \
-      --output "$out/count-gpu.jsonl"
-    note=$(bench_note)
-    notes+=("n=$n ${note:-ok}")
-    if [[ $count_status == SKIP || $count_status == PASS ]]; then
-      count_status=$status
-    elif [[ $status == TIMEOUT ]]; then
-      count_status=TIMEOUT
-    fi
-  done
-  joined=$(printf '%s, ' "${notes[@]}")
-  summary bench-count "$count_status" "$((SECONDS - start))" bench.txt "${joined%, }"
 fi
 # The lattice on the device (issue 15): 10^8 and 10^9 queens, 3 runs each, the board kept on the
 # device (summary format); targets at 10^9: 2 s of kernels, 5 s end to end.
@@ -335,7 +347,7 @@ if needs stop-resume bench.txt "$build_dir/nqueens"; then
   if time_left; then
     timed stop-resume "$cap_stop" "$out/bench.txt" python3 bench/bench_count.py \
       --binary "$build_dir/nqueens" --device gpu --sizes 21 --stop-after 3 \
-      --output "$out/count-gpu.jsonl"
+      --output "$out/gpu.jsonl"
     summary stop-resume "$status" "$took" bench.txt "$(bench_note)"
   else
     summary stop-resume SKIP 0 bench.txt deadline
@@ -349,7 +361,7 @@ if needs count-all bench.txt "$build_dir/nqueens"; then
   if time_left; then
     timed count-all "$cap_bench_count" "$out/bench.txt" python3 bench/bench_count.py \
       --binary "$build_dir/nqueens" --device all --sizes 18,20 --repeats 3 \
-      --output "$out/count-gpu.jsonl"
+      --output "$out/gpu.jsonl"
     summary count-all "$status" "$took" bench.txt "$(bench_note)"
   else
     summary count-all SKIP 0 bench.txt deadline
@@ -359,7 +371,7 @@ if needs stop-all bench.txt "$build_dir/nqueens"; then
   if time_left; then
     timed stop-all "$cap_stop" "$out/bench.txt" python3 bench/bench_count.py \
       --binary "$build_dir/nqueens" --device all --resume-device gpu --sizes 21 \
-      --stop-after 3 --output "$out/count-gpu.jsonl"
+      --stop-after 3 --output "$out/gpu.jsonl"
     summary stop-all "$status" "$took" bench.txt "$(bench_note)"
   else
     summary stop-all SKIP 0 bench.txt deadline
