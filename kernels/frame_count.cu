@@ -43,6 +43,7 @@ struct frame_lane {
   bool holding = false;  // a piece taken and not yet added to its frame
 #if !defined(__CUDACC__)
   std::uint64_t piece_steps = 0, longest = 0;  // advances of this piece, of the longest
+  std::uint64_t rows_built = 0, row_words = 0;  // what this lane's takes did for frame rows
 #endif
 };
 
@@ -53,6 +54,7 @@ enum class lane_turn : std::uint8_t { worked, waited, ended };
 /// The host execution's tally of a lockstep play (gpu::frame_lane_play), over every block.
 struct lockstep_tally {
   std::atomic<std::uint64_t> lane_steps{0}, idle_lane_steps{0}, warps{0}, longest{0};
+  std::atomic<std::uint64_t> rows_built{0}, row_words{0};
 };
 
 struct count_frame_pieces {
@@ -129,6 +131,10 @@ struct count_frame_pieces {
     // As the CPU's frame counter: a frame a rotation fixes, or a whole one, as it is.
     const bool as_is = piece.whole() || (f.stabilizer & rotation_symmetries) != 0;
     lane.walk.start(n, as_is ? f.f : f.searched, f.stabilizer, piece, words);
+#if !defined(__CUDACC__)
+    lane.rows_built += lane.walk.rows_built;
+    lane.row_words += lane.walk.row_words_read;
+#endif
     lane.position = piece.frame;
     lane.holding = true;
     return lane_turn::worked;
@@ -196,7 +202,14 @@ struct count_frame_pieces {
       }
     }
     std::uint64_t longest = 0;
-    for (unsigned t = 0; t < Block::threads; ++t) longest = std::max(longest, lanes[t].longest);
+    std::uint64_t rows_built = 0, row_words = 0;
+    for (unsigned t = 0; t < Block::threads; ++t) {
+      longest = std::max(longest, lanes[t].longest);
+      rows_built += lanes[t].rows_built;
+      row_words += lanes[t].row_words;
+    }
+    lockstep->rows_built += rows_built;
+    lockstep->row_words += row_words;
     lockstep->lane_steps += lane_steps;
     lockstep->idle_lane_steps += idle;
     lockstep->warps += static_cast<std::uint64_t>(std::count(had_piece, had_piece + warps, true));
@@ -414,6 +427,8 @@ void frame_counter::count(
   impl_->stats.idle_lane_steps = lockstep.idle_lane_steps.load();
   impl_->stats.warps = lockstep.warps.load();
   impl_->stats.longest_piece_steps = lockstep.longest.load();
+  impl_->stats.take_rows_built = lockstep.rows_built.load();
+  impl_->stats.take_row_words = lockstep.row_words.load();
 }
 
 std::vector<count_tally> frame_counter::count(const std::vector<std::uint32_t>& indices) {

@@ -268,6 +268,8 @@ struct frame_count_stats {
   std::uint64_t idle_lane_steps = 0;  ///< turns a lane sat idle while its warp worked
   std::uint64_t warps = 0;            ///< warps that took a piece
   std::uint64_t longest_piece_steps = 0;  ///< turns of the longest piece (its nodes tried)
+  std::uint64_t take_rows_built = 0;  ///< frame rows the lanes' takes built (frame_row_open)
+  std::uint64_t take_row_words = 0;   ///< words of prepared frame rows the lanes' takes read
 };
 
 /// @brief How the host execution plays the frame counter's lanes (a device always runs them

@@ -58,6 +58,11 @@ struct frame_walk {
   frame_step step{};                                 ///< the step from level d
   std::uint64_t leaves = 0;                          ///< completions found, unweighed (no rotation)
   count_tally fixed_tally{};  ///< weighed completions (a rotation in the stabiliser)
+#if !defined(__CUDACC__)
+  /// The host execution's count of what the last start() did for the frame's rows: rows built
+  /// (frame_row_open calls) and words of prepared rows read.
+  std::uint32_t rows_built = 0, row_words_read = 0;
+#endif
 
   NQ_HD bool busy() const { return d >= base; }
 
@@ -77,6 +82,9 @@ struct frame_walk {
     orbit = static_cast<std::uint32_t>(symmetry_count / popcount32(stabilizer));
     leaves = 0, fixed_tally = {};
     levels = 0, held_low = held_high = n + 2;
+#if !defined(__CUDACC__)
+    rows_built = static_cast<std::uint32_t>(n - 2), row_words_read = 0;
+#endif
     for (int r = 1; r < n - 1; ++r) {
       bool held = false;
       const std::uint32_t row_open = frame_row_open(n, g, r, held);
