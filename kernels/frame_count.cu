@@ -37,13 +37,6 @@ constexpr auto frame_poll_period = std::chrono::milliseconds(20);
 
 using nq::detail::canonical_frame;
 
-/// The image of frame `f` that `piece` searches. As the CPU's frame counter: a frame a
-/// rotation fixes, or a whole one, as it is. A frame's pieces are all whole or none is.
-NQ_HD inline const frame& piece_image(const canonical_frame& f, const frame_piece& piece) {
-  const bool as_is = piece.whole() || (f.stabilizer & rotation_symmetries) != 0;
-  return as_is ? f.f : f.searched;
-}
-
 /// What one thread carries from one iteration of its loop to the next.
 struct frame_lane {
   frame_walk walk;
@@ -138,11 +131,15 @@ struct count_frame_pieces {
     if (i >= count) return lane_turn::ended;
     const frame_piece piece = pieces[i];
     const canonical_frame& f = frames[piece.frame];
+#if !defined(__CUDACC__)
+    const std::uint64_t built = nq::detail::frame_rows_built;
+#endif
+    // The image its pieces were cut from (cut_frames): a frame a rotation fixes is its own.
     lane.walk.start(
-        n, piece_image(f, piece), f.stabilizer, piece,
+        n, f.searched, f.stabilizer, piece,
         rows + std::size_t{piece.frame} * static_cast<unsigned>(frame_walk_row_words(n)), words);
 #if !defined(__CUDACC__)
-    lane.rows_built += lane.walk.rows_built;
+    lane.rows_built += nq::detail::frame_rows_built - built;  // rows this take built
     lane.row_words += lane.walk.row_words_read;
 #endif
     lane.position = piece.frame;
@@ -255,17 +252,12 @@ void place(std::vector<unsigned char>& image, std::size_t at, const std::vector<
 }
 
 /// The rows (frame_walk_rows) of each position's frame, frame_walk_row_words(n) words a
-/// position, of the image its pieces search; a frame with no piece keeps zeros (never read).
-std::vector<std::uint32_t> frame_rows(int n, const std::vector<canonical_frame>& frames,
-                                      const std::vector<frame_piece>& pieces) {
+/// position, of the image its pieces search (`searched`, which cut_frames cuts).
+std::vector<std::uint32_t> frame_rows(int n, const std::vector<canonical_frame>& frames) {
   const auto words = static_cast<std::size_t>(frame_walk_row_words(n));
   std::vector<std::uint32_t> rows(frames.size() * words, 0);
-  std::vector<bool> built(frames.size(), false);
-  for (const frame_piece& piece : pieces) {
-    if (built[piece.frame]) continue;
-    built[piece.frame] = true;
-    frame_walk_rows(n, piece_image(frames[piece.frame], piece), rows.data() + piece.frame * words);
-  }
+  for (std::size_t p = 0; p < frames.size(); ++p)
+    frame_walk_rows(n, frames[p].searched, rows.data() + p * words);
   return rows;
 }
 
@@ -395,7 +387,7 @@ void frame_counter::count(
   if (!batch.empty()) finished(batch);
   if (pieces.empty()) return;
   // Everything the launch reads, and its zeroed sums and counter, in one allocation and one copy.
-  const std::vector<std::uint32_t> rows = cuda::frame_rows(impl_->n, slice, pieces);
+  const std::vector<std::uint32_t> rows = cuda::frame_rows(impl_->n, slice);
   const cuda::count_image at(count, static_cast<std::size_t>(frame_walk_row_words(impl_->n)),
                              pieces.size());
   std::vector<unsigned char> image(at.bytes, 0);

@@ -117,8 +117,10 @@ TEST_F(GpuFrameCountBudget, WarpWideTakesBreakTheFlatLoopBound) {
 // at n = 14 (docs/gpu-costs.md), for every piece. The host builds them once a frame and
 // uploads them with the frames, so a take builds none and loads at most its frame's
 // frame_walk_row_words(n) = n - 1 words (a header and n - 2 rows; a valid frame has at most
-// n - 3 free rows), and at least the header. The same lockstep play of n = 14 as above; the
-// kernel that built the rows at each take: 12 rows built a piece.
+// n - 3 free rows), and at least the header. Both counted where they happen (host execution):
+// each frame_row_open call (detail::frame_rows_built) during a take, each word frame_walk::start
+// loads. The same lockstep play of n = 14 as above; the kernel that built the rows at each
+// take: 131,520 rows built for 10,960 pieces (12 a piece), no word loaded.
 TEST_F(GpuFrameCountBudget, ATakeLoadsItsFramesRowsAndBuildsNone) {
   if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
   const int n = test::device_or_host(14, 14, 12);

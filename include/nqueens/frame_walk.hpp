@@ -84,9 +84,9 @@ struct frame_walk {
   std::uint64_t leaves = 0;                          ///< completions found, unweighed (no rotation)
   count_tally fixed_tally{};  ///< weighed completions (a rotation in the stabiliser)
 #if !defined(__CUDACC__)
-  /// The host execution's count of what the last start() did for the frame's rows: rows built
-  /// (frame_row_open calls; none since the host prepares them) and words of prepared rows read.
-  std::uint32_t rows_built = 0, row_words_read = 0;
+  /// The host execution's count of the words of prepared rows the last start() loaded, each
+  /// counted as it is loaded (the rows it builds: detail::frame_rows_built).
+  std::uint32_t row_words_read = 0;
 #endif
 
   NQ_HD bool busy() const { return d >= base; }
@@ -107,21 +107,22 @@ struct frame_walk {
     rotations = stabilizer & rotation_symmetries;
     orbit = static_cast<std::uint32_t>(symmetry_count / popcount32(stabilizer));
     leaves = 0, fixed_tally = {};
-    const std::uint32_t header = rows[0];
+#if !defined(__CUDACC__)
+    row_words_read = 0;
+#endif
+    const std::uint32_t header = load_row(rows, 0);
     // Loaded eight at a time into registers, then stored: a load, then its store, row by row
     // would wait out one memory round trip a row (the compiler cannot move a global load above
     // a store through another pointer), its whole warp idle with it.
     for (int k0 = 0; k0 < n - 2; k0 += row_batch) {
       std::uint32_t batch[row_batch];
-      for (int j = 0; j < row_batch; ++j) batch[j] = k0 + j < n - 2 ? rows[1 + k0 + j] : 0u;
+      for (int j = 0; j < row_batch; ++j)
+        batch[j] = k0 + j < n - 2 ? load_row(rows, 1 + k0 + j) : 0u;
       for (int j = 0; j < row_batch; ++j)
         if (k0 + j < n - 2) lane.allowed(k0 + j) = batch[j];
     }
     levels = static_cast<int>(header & 0xFFu);
     held_low = static_cast<int>(header >> 8 & 0xFFu), held_high = static_cast<int>(header >> 16);
-#if !defined(__CUDACC__)
-    rows_built = 0, row_words_read = static_cast<std::uint32_t>(frame_walk_row_words(n));
-#endif
     if (piece.whole()) {  // fewer than two free rows: no node to walk
       base = 0, d = -1;
       if (levels == 0)  // the frame is the whole board (n = 4)
@@ -178,6 +179,14 @@ struct frame_walk {
 
  private:
   static constexpr int row_batch = 8;  ///< rows start() loads before it stores them
+
+  /// Word `i` of the frame's prepared rows (the host execution counts the load).
+  NQ_HD std::uint32_t load_row(const std::uint32_t* rows, int i) {
+#if !defined(__CUDACC__)
+    ++row_words_read;
+#endif
+    return rows[i];
+  }
 
   NQ_HD int clamp_level(int level) const { return level < levels ? level : levels - 1; }
 
