@@ -6,9 +6,11 @@
 // nested search for the warp's largest piece; lanes wait only once the pieces have run out.
 // The node, its look-ahead step and the tally stay in registers; the parents and the frame's
 // open columns per row sit in the block's shared memory, each thread's words interleaved with
-// its neighbours'. A piece's tally is added to its frame's sums; the thread that finishes a
-// frame's last piece copies the sums to mapped host memory and raises the frame's flag, so the
-// host records whole frames (and checkpoints them) while the launch runs.
+// its neighbours'. Those open columns are built on the host, once a frame, and uploaded with
+// the frames: a take copies them (n - 1 loads, which the frame's other pieces find in L2)
+// rather than building each row while its warp waits. A piece's tally is added to its frame's sums;
+// the thread that finishes a frame's last piece copies the sums to mapped host memory and raises
+// the frame's flag, so the host records whole frames (and checkpoints them) while the launch runs.
 
 #include <algorithm>
 #include <atomic>
@@ -42,7 +44,8 @@ struct frame_lane {
   std::uint32_t until_check = count_stop_interval;
   bool holding = false;  // a piece taken and not yet added to its frame
 #if !defined(__CUDACC__)
-  std::uint64_t piece_steps = 0, longest = 0;  // advances of this piece, of the longest
+  std::uint64_t piece_steps = 0, longest = 0;   // advances of this piece, of the longest
+  std::uint64_t rows_built = 0, row_words = 0;  // what this lane's takes did for frame rows
 #endif
 };
 
@@ -53,6 +56,7 @@ enum class lane_turn : std::uint8_t { worked, waited, ended };
 /// The host execution's tally of a lockstep play (gpu::frame_lane_play), over every block.
 struct lockstep_tally {
   std::atomic<std::uint64_t> lane_steps{0}, idle_lane_steps{0}, warps{0}, longest{0};
+  std::atomic<std::uint64_t> rows_built{0}, row_words{0};
 };
 
 struct count_frame_pieces {
@@ -61,6 +65,7 @@ struct count_frame_pieces {
   };
   int n;
   const canonical_frame* frames;  // by position in the count
+  const std::uint32_t* rows;      // per position, frame_walk_row_words(n) (frame_walk_rows)
   const frame_piece* pieces;      // biggest first
   std::uint32_t count;
   unsigned* next;             // device: the next piece to take
@@ -126,9 +131,17 @@ struct count_frame_pieces {
     if (i >= count) return lane_turn::ended;
     const frame_piece piece = pieces[i];
     const canonical_frame& f = frames[piece.frame];
-    // As the CPU's frame counter: a frame a rotation fixes, or a whole one, as it is.
-    const bool as_is = piece.whole() || (f.stabilizer & rotation_symmetries) != 0;
-    lane.walk.start(n, as_is ? f.f : f.searched, f.stabilizer, piece, words);
+#if !defined(__CUDACC__)
+    const std::uint64_t built = nq::detail::frame_rows_built;
+#endif
+    // The image its pieces were cut from (cut_frames): a frame a rotation fixes is its own.
+    lane.walk.start(
+        n, f.searched, f.stabilizer, piece,
+        rows + std::size_t{piece.frame} * static_cast<unsigned>(frame_walk_row_words(n)), words);
+#if !defined(__CUDACC__)
+    lane.rows_built += nq::detail::frame_rows_built - built;  // rows this take built
+    lane.row_words += lane.walk.row_words_read;
+#endif
     lane.position = piece.frame;
     lane.holding = true;
     return lane_turn::worked;
@@ -196,7 +209,14 @@ struct count_frame_pieces {
       }
     }
     std::uint64_t longest = 0;
-    for (unsigned t = 0; t < Block::threads; ++t) longest = std::max(longest, lanes[t].longest);
+    std::uint64_t rows_built = 0, row_words = 0;
+    for (unsigned t = 0; t < Block::threads; ++t) {
+      longest = std::max(longest, lanes[t].longest);
+      rows_built += lanes[t].rows_built;
+      row_words += lanes[t].row_words;
+    }
+    lockstep->rows_built += rows_built;
+    lockstep->row_words += row_words;
     lockstep->lane_steps += lane_steps;
     lockstep->idle_lane_steps += idle;
     lockstep->warps += static_cast<std::uint64_t>(std::count(had_piece, had_piece + warps, true));
@@ -208,13 +228,15 @@ struct count_frame_pieces {
 };
 
 /// Where each array of a count sits in its one device allocation, uploaded in one copy: the
-/// frames' sums (zeroed), the frames, the pieces, the frames' pieces left, the piece counter.
+/// frames' sums (zeroed), the frames, their rows, the pieces, the frames' pieces left, the piece
+/// counter.
 struct count_image {
   static std::size_t align(std::size_t at) { return (at + 15) / 16 * 16; }
-  std::size_t sums = 0, frames, pieces, remaining, next, bytes;
-  count_image(std::size_t count, std::size_t piece_count) {
+  std::size_t sums = 0, frames, rows, pieces, remaining, next, bytes;
+  count_image(std::size_t count, std::size_t row_words, std::size_t piece_count) {
     frames = align(sums + 2 * count * sizeof(unsigned long long));
-    pieces = align(frames + count * sizeof(canonical_frame));
+    rows = align(frames + count * sizeof(canonical_frame));
+    pieces = align(rows + count * row_words * sizeof(std::uint32_t));
     remaining = align(pieces + piece_count * sizeof(frame_piece));
     next = align(remaining + count * sizeof(unsigned));
     bytes = align(next + sizeof(unsigned));
@@ -227,6 +249,16 @@ void place(std::vector<unsigned char>& image, std::size_t at, const std::vector<
   const auto bytes = std::as_bytes(std::span<const T>(items));
   std::transform(bytes.begin(), bytes.end(), image.begin() + static_cast<std::ptrdiff_t>(at),
                  [](std::byte b) { return static_cast<unsigned char>(b); });
+}
+
+/// The rows (frame_walk_rows) of each position's frame, frame_walk_row_words(n) words a
+/// position, of the image its pieces search (`searched`, which cut_frames cuts).
+std::vector<std::uint32_t> frame_rows(int n, const std::vector<canonical_frame>& frames) {
+  const auto words = static_cast<std::size_t>(frame_walk_row_words(n));
+  std::vector<std::uint32_t> rows(frames.size() * words, 0);
+  for (std::size_t p = 0; p < frames.size(); ++p)
+    frame_walk_rows(n, frames[p].searched, rows.data() + p * words);
+  return rows;
 }
 
 /// The pieces of frames[p] for every position p, frame by frame, biggest frame first: whole
@@ -355,9 +387,12 @@ void frame_counter::count(
   if (!batch.empty()) finished(batch);
   if (pieces.empty()) return;
   // Everything the launch reads, and its zeroed sums and counter, in one allocation and one copy.
-  const cuda::count_image at(count, pieces.size());
+  const std::vector<std::uint32_t> rows = cuda::frame_rows(impl_->n, slice);
+  const cuda::count_image at(count, static_cast<std::size_t>(frame_walk_row_words(impl_->n)),
+                             pieces.size());
   std::vector<unsigned char> image(at.bytes, 0);
   cuda::place(image, at.frames, slice);
+  cuda::place(image, at.rows, rows);
   cuda::place(image, at.pieces, pieces);
   cuda::place(image, at.remaining, pieces_of);
   cuda::device_buffer<unsigned char> d_image(at.bytes);
@@ -378,6 +413,7 @@ void frame_counter::count(
       "count_frame_pieces", blocks, impl_->shared_bytes,
       cuda::count_frame_pieces{
           impl_->n, reinterpret_cast<const nq::detail::canonical_frame*>(base + at.frames),
+          reinterpret_cast<const std::uint32_t*>(base + at.rows),
           reinterpret_cast<const frame_piece*>(base + at.pieces),
           static_cast<std::uint32_t>(pieces.size()), reinterpret_cast<unsigned*>(base + at.next),
           reinterpret_cast<unsigned long long*>(base + at.sums),
@@ -414,6 +450,8 @@ void frame_counter::count(
   impl_->stats.idle_lane_steps = lockstep.idle_lane_steps.load();
   impl_->stats.warps = lockstep.warps.load();
   impl_->stats.longest_piece_steps = lockstep.longest.load();
+  impl_->stats.take_rows_built = lockstep.rows_built.load();
+  impl_->stats.take_row_words = lockstep.row_words.load();
 }
 
 std::vector<count_tally> frame_counter::count(const std::vector<std::uint32_t>& indices) {

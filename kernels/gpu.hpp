@@ -284,6 +284,8 @@ struct frame_count_stats {
   std::uint64_t idle_lane_steps = 0;  ///< turns a lane sat idle while its warp worked
   std::uint64_t warps = 0;            ///< warps that took a piece
   std::uint64_t longest_piece_steps = 0;  ///< turns of the longest piece (its nodes tried)
+  std::uint64_t take_rows_built = 0;      ///< frame rows the lanes' takes built (frame_row_open)
+  std::uint64_t take_row_words = 0;       ///< words of prepared frame rows the lanes' takes read
 };
 
 /// @brief How the host execution plays the frame counter's lanes (a device always runs them
@@ -305,9 +307,10 @@ bool set_host_frame_lanes(frame_lane_play play);
 /// pieces together, and one persistent launch (every SM as full as its registers and shared
 /// memory allow) pulls them from one atomic counter; each thread runs one flat loop that tries a
 /// node or takes the next piece (frame_walk.hpp), its stack in shared memory, and the last free
-/// row is counted by popcount. A count uploads its frames and pieces in one copy. A frame is
-/// reported once its last piece is done, while the launch runs; a stop flag ends every thread
-/// within count_stop_interval nodes. Throws cuda_error when the GPU fails.
+/// row is counted by popcount. A count uploads its frames, their free rows (built on the host,
+/// once a frame) and its pieces in one copy. A frame is reported once its last piece is done,
+/// while the launch runs; a stop flag ends every thread within count_stop_interval nodes.
+/// Throws cuda_error when the GPU fails.
 class frame_counter {
  public:
   /// @brief For n in 4..32, on `device`; `depth` < 0 means frame_piece_depth(n). One counter

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "cpu/frame_engine.hpp"
+#include "nqueens/frame_walk.hpp"
 
 namespace nq {
 namespace {
@@ -121,7 +123,8 @@ TEST(FramePieces, EveryImageOfAFrameHasItsCompletions) {
         const frame image = transform_frame(n, canonical.f, g);
         EXPECT_EQ(count_frame_completions(n, image, 1).solutions, mine.solutions)
             << "n=" << n << " g=" << g;
-        EXPECT_EQ(prepare_frame_search(n, image).levels, prepare_frame_search(n, canonical.f).levels);
+        EXPECT_EQ(prepare_frame_search(n, image).levels,
+                  prepare_frame_search(n, canonical.f).levels);
       }
     }
 }
@@ -195,6 +198,64 @@ TEST(FramePieces, AStoppedPieceSaysSo) {
   EXPECT_FALSE(count_piece_leaves(
       s, whole_search, frame_stack_view{stack.data(), 1}, [] { return true; }, partial));
   EXPECT_LT(partial, leaves);
+}
+
+// The rows a GPU lane's take copies (frame_walk_rows, then frame_walk::start, frame_walk.hpp)
+// against prepare_frame_search, for every canonical frame of n = 4..32, and up to n = 16 in the
+// three other images a count may search too (transform_frame 5, 6 and 7): the free rows, each
+// level's board row (from the header's held rows) and open columns, zeros past the last level,
+// the neighbouring lanes' words untouched, n - 2 rows built for the frame and none by the take.
+// Corner frames and frames a rotation fixes are counted, so that neither kind is missed.
+TEST(FrameWalkRows, MatchPrepareFrameSearchForEveryFrame) {
+  constexpr std::uint32_t unwritten = 0xDEADBEEFu;
+  constexpr unsigned stride = 3;  // the lane's words between two neighbours' (frame_lane_view)
+  frame_piece whole;              // a whole piece: start copies the rows and walks no node
+  whole.level = whole_frame_level;
+  for (int n = 4; n <= 32; ++n) {
+    const int stack_levels = frame_walk_stack_levels(n, 0);
+    std::vector<std::uint32_t> rows(static_cast<std::size_t>(frame_walk_row_words(n)));
+    std::vector<std::uint32_t> words(stride * frame_lane_words(n, stack_levels), unwritten);
+    const frame_lane_view lane{words.data() + 1, stride, stack_levels};
+    std::size_t corners = 0, fixed = 0;
+    for (const detail::canonical_frame& canonical : detail::canonical_frames(n)) {
+      fixed += (canonical.stabilizer & rotation_symmetries) != 0;
+      for (const int g : {0, 5, 6, 7}) {
+        if (g != 0 && n > 16) break;  // the other images: frames too, 2 us each
+        const frame image = transform_frame(n, canonical.f, g);
+        corners +=
+            image.left == 0 || image.left == n - 1 || image.right == 0 || image.right == n - 1;
+        const frame_search s = prepare_frame_search(n, image);
+        std::fill(rows.begin(), rows.end(), unwritten);
+        for (int k = 0; k < n - 2; ++k) lane.allowed(k) = unwritten;
+        const std::uint64_t built = detail::frame_rows_built;
+        frame_walk_rows(n, image, rows.data());
+        ASSERT_EQ(detail::frame_rows_built - built, static_cast<std::uint64_t>(n - 2));
+        frame_walk walk;
+        walk.start(n, image, 1, whole, rows.data(), lane);
+        ASSERT_EQ(detail::frame_rows_built - built, static_cast<std::uint64_t>(n - 2));
+        ASSERT_EQ(walk.row_words_read, static_cast<std::uint32_t>(frame_walk_row_words(n)));
+        const auto at = [&] {
+          return ::testing::Message()
+                 << "n=" << n << " frame {" << image.top << ", " << image.bottom << ", "
+                 << image.left << ", " << image.right << "}";
+        };
+        ASSERT_EQ(walk.levels, s.levels) << at();
+        for (int k = 0; k < s.levels; ++k) {
+          ASSERT_EQ(walk.row(k), s.row[k]) << at() << " level " << k;
+          ASSERT_EQ(lane.allowed(k), s.allowed[k]) << at() << " level " << k;
+        }
+        for (int k = s.levels; k < n - 2; ++k) {
+          ASSERT_EQ(lane.allowed(k), 0u) << at() << " level " << k;
+        }
+        for (int k = 0; k < n - 2; ++k) {  // the neighbours' words either side
+          ASSERT_EQ((&lane.allowed(k))[-1], unwritten) << at() << " level " << k;
+          ASSERT_EQ((&lane.allowed(k))[1], unwritten) << at() << " level " << k;
+        }
+      }
+    }
+    EXPECT_GT(corners, 0u) << "n=" << n;
+    EXPECT_GT(fixed, 0u) << "n=" << n;
+  }
 }
 
 }  // namespace

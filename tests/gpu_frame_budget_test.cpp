@@ -35,9 +35,9 @@ class GpuFrameCountBudget : public ::testing::Test {
   }
 };
 
-// One count: one upload (the frames, pieces, pieces left per frame, zeroed sums and piece
-// counter, packed in one image), one launch that pulls every piece, nothing copied back (the
-// tallies arrive through mapped memory); blocking waits: that upload, the launch's event
+// One count: one upload (the frames, their rows, pieces, pieces left per frame, zeroed sums
+// and piece counter, packed in one image), one launch that pulls every piece, nothing copied back
+// (the tallies arrive through mapped memory); blocking waits: that upload, the launch's event
 // timing and the final synchronize. Allocations: the image and three mapped buffers (tallies,
 // done flags, stop flag). None of it grows with the frames (hundreds at n = 10, thousands at
 // 13 or 16) or with the pieces.
@@ -108,6 +108,28 @@ TEST_F(GpuFrameCountBudget, WarpWideTakesBreakTheFlatLoopBound) {
   EXPECT_GT(s.idle_lane_steps, flat_loop_idle_bound(s))
       << s.idle_lane_steps << " idle turns of " << s.lane_steps << " worked, " << s.warps
       << " warps, the longest piece " << s.longest_piece_steps << " turns";
+}
+
+// What a lane's take of a piece may cost its warp: in a flat loop each lane takes its pieces
+// at iterations of its own, and the warp waits for the take. A take needs its frame's free
+// rows (the open columns of each free row and the two inner rows the side queens hold); built
+// in the kernel that is a frame_row_open for each of rows 1 .. n - 2, about 600 instructions
+// at n = 14 (docs/gpu-costs.md), for every piece. The host builds them once a frame and
+// uploads them with the frames, so a take builds none and loads at most its frame's
+// frame_walk_row_words(n) = n - 1 words (a header and n - 2 rows; a valid frame has at most
+// n - 3 free rows), and at least the header. Both counted where they happen (host execution):
+// each frame_row_open call (detail::frame_rows_built) during a take, each word frame_walk::start
+// loads. The same lockstep play of n = 14 as above; the kernel that built the rows at each
+// take: 131,520 rows built for 10,960 pieces (12 a piece), no word loaded.
+TEST_F(GpuFrameCountBudget, ATakeLoadsItsFramesRowsAndBuildsNone) {
+  if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
+  const int n = test::device_or_host(14, 14, 12);
+  const gpu::frame_count_stats s = play(n, gpu::frame_lane_play::lockstep, test::a000170[n - 1]);
+  ASSERT_GT(s.lane_steps, 0u) << "the count was not played in lockstep";
+  EXPECT_EQ(s.take_rows_built, 0u) << "rows built in the kernel for " << s.pieces << " pieces";
+  EXPECT_GE(s.take_row_words, s.pieces) << "every take reads its frame's header";
+  EXPECT_LE(s.take_row_words, s.pieces * static_cast<std::uint64_t>(n - 1))
+      << s.take_row_words << " words of rows read for " << s.pieces << " pieces";
 }
 
 }  // namespace

@@ -10,10 +10,19 @@
 /// NQ_HD, like the rest of the counting logic.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "nqueens/constellation.hpp"
 
 namespace nq {
+
+namespace detail {
+#if !defined(__CUDACC__)
+/// The host's count of frame rows built (frame_row_open calls) on this thread, so that a
+/// kernel's host execution can hold a budget to the rows its code builds (frame_count.cu).
+inline thread_local std::uint64_t frame_rows_built = 0;
+#endif
+}  // namespace detail
 
 /// @brief Rows below a placement the searches look at: a child that leaves one of them
 /// without an open square is dead. Cheap and branch-free; it cuts the nodes by a third.
@@ -37,6 +46,9 @@ struct frame_search {
 /// corner queen is two of the four side queens; striking its lines twice changes nothing.
 /// Precondition: f is a valid frame, 4 <= n <= 32, 0 <= r < n.
 NQ_HD constexpr std::uint32_t frame_row_open(int n, const frame& f, int r, bool& held) {
+#if !defined(__CUDACC__)
+  if (!std::is_constant_evaluated()) ++detail::frame_rows_built;
+#endif
   const int queen_row[4] = {0, n - 1, f.left, f.right};
   const int queen_col[4] = {f.top, f.bottom, 0, n - 1};
   const std::uint32_t board = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1u;

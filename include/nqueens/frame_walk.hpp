@@ -5,9 +5,10 @@
 /// at the end of a nested search for the warp's largest piece. The node being searched, the
 /// look-ahead step and the tally stay in registers; the parents of the node and the frame's
 /// open columns per free row sit in the lane's words of shared memory (frame_lane_view), so a
-/// push or pop reads or writes those and nothing in local memory. The rows of the free levels
-/// are computed from the two rows the side queens hold, not stored. Counts exactly what
-/// count_piece_leaves and count_fixed_piece count, and a whole piece what
+/// push or pop reads or writes those and nothing in local memory. A frame's open columns per
+/// free row are built once, by frame_walk_rows (the host, before the launch), and a take copies
+/// them; the board rows of the free levels are computed from the two rows the side queens hold.
+/// Counts exactly what count_piece_leaves and count_fixed_piece count, and a whole piece what
 /// count_frame_completions counts. NQ_HD, like the rest of the counting logic.
 
 #include <cstdint>
@@ -29,6 +30,30 @@ NQ_HD constexpr int frame_walk_stack_levels(int n, int depth) {
 /// squares, cols, ld and rd of each parent), then the open columns of each free row (n - 3 at
 /// most, as above; n - 2 kept for safety). 60 words at n = 18, depth 2.
 NQ_HD constexpr int frame_lane_words(int n, int stack_levels) { return 4 * stack_levels + (n - 2); }
+
+/// @brief Words of a frame image's prepared rows (frame_walk_rows): a header (its free rows and
+/// the two inner rows side queens hold, a byte each), then the open columns of each free row
+/// (n - 3 at most, as above; n - 2 kept, the rest 0). 17 words at n = 18.
+NQ_HD constexpr int frame_walk_row_words(int n) { return n - 1; }
+
+/// @brief Writes the rows of frame image `g` that frame_walk::start copies, `rows` holding
+/// frame_walk_row_words(n) words: built once a frame (on the host), not at each take.
+NQ_HD inline void frame_walk_rows(int n, const frame& g, std::uint32_t* rows) {
+  int levels = 0, held_low = n + 2, held_high = n + 2;
+  for (int r = 1; r < n - 1; ++r) {
+    bool held = false;
+    const std::uint32_t row_open = frame_row_open(n, g, r, held);
+    if (!held)
+      rows[1 + levels++] = row_open;
+    else if (held_low > n)
+      held_low = r;
+    else
+      held_high = r;
+  }
+  for (int k = levels; k < n - 2; ++k) rows[1 + k] = 0;
+  rows[0] = static_cast<std::uint32_t>(levels) | static_cast<std::uint32_t>(held_low) << 8 |
+            static_cast<std::uint32_t>(held_high) << 16;
+}
 
 /// @brief A lane's words, `stride` words apart (the block's lanes interleaved: no bank
 /// conflicts).
@@ -58,6 +83,11 @@ struct frame_walk {
   frame_step step{};                                 ///< the step from level d
   std::uint64_t leaves = 0;                          ///< completions found, unweighed (no rotation)
   count_tally fixed_tally{};  ///< weighed completions (a rotation in the stabiliser)
+#if !defined(__CUDACC__)
+  /// The host execution's count of the words of prepared rows the last start() loaded, each
+  /// counted as it is loaded (the rows it builds: detail::frame_rows_built).
+  std::uint32_t row_words_read = 0;
+#endif
 
   NQ_HD bool busy() const { return d >= base; }
 
@@ -68,25 +98,31 @@ struct frame_walk {
   }
 
   /// @brief Starts `piece` of a frame with stabiliser bits `stabilizer`, searching image `g`
-  /// (the frame itself when a rotation fixes it). Writes the free rows' open columns to the
-  /// lane. A whole piece is counted here and leaves busy() false.
+  /// (the frame itself when a rotation fixes it), whose rows frame_walk_rows wrote to `rows`.
+  /// Copies the free rows' open columns to the lane: n - 1 loads that do not depend on each
+  /// other, no row built. A whole piece is counted here and leaves busy() false.
   NQ_HD void start(int board_n, const frame& g, std::uint8_t stabilizer, const frame_piece& piece,
-                   frame_lane_view lane) {
+                   const std::uint32_t* rows, frame_lane_view lane) {
     n = board_n, searched = g, path = piece.path;
     rotations = stabilizer & rotation_symmetries;
     orbit = static_cast<std::uint32_t>(symmetry_count / popcount32(stabilizer));
     leaves = 0, fixed_tally = {};
-    levels = 0, held_low = held_high = n + 2;
-    for (int r = 1; r < n - 1; ++r) {
-      bool held = false;
-      const std::uint32_t row_open = frame_row_open(n, g, r, held);
-      if (!held)
-        lane.allowed(levels++) = row_open;
-      else if (held_low > n)
-        held_low = r;
-      else
-        held_high = r;
+#if !defined(__CUDACC__)
+    row_words_read = 0;
+#endif
+    const std::uint32_t header = load_row(rows, 0);
+    // Loaded eight at a time into registers, then stored: a load, then its store, row by row
+    // would wait out one memory round trip a row (the compiler cannot move a global load above
+    // a store through another pointer), its whole warp idle with it.
+    for (int k0 = 0; k0 < n - 2; k0 += row_batch) {
+      std::uint32_t batch[row_batch];
+      for (int j = 0; j < row_batch; ++j)
+        batch[j] = k0 + j < n - 2 ? load_row(rows, 1 + k0 + j) : 0u;
+      for (int j = 0; j < row_batch; ++j)
+        if (k0 + j < n - 2) lane.allowed(k0 + j) = batch[j];
     }
+    levels = static_cast<int>(header & 0xFFu);
+    held_low = static_cast<int>(header >> 8 & 0xFFu), held_high = static_cast<int>(header >> 16);
     if (piece.whole()) {  // fewer than two free rows: no node to walk
       base = 0, d = -1;
       if (levels == 0)  // the frame is the whole board (n = 4)
@@ -142,6 +178,16 @@ struct frame_walk {
   }
 
  private:
+  static constexpr int row_batch = 8;  ///< rows start() loads before it stores them
+
+  /// Word `i` of the frame's prepared rows (the host execution counts the load).
+  NQ_HD std::uint32_t load_row(const std::uint32_t* rows, int i) {
+#if !defined(__CUDACC__)
+    ++row_words_read;
+#endif
+    return rows[i];
+  }
+
   NQ_HD int clamp_level(int level) const { return level < levels ? level : levels - 1; }
 
   /// frame_step_at's shifts, from the rows of levels d .. d + 1 + look-ahead.
