@@ -17,7 +17,9 @@
 namespace nq {
 
 namespace detail {
-#if !defined(__CUDACC__)
+// Host code only, nvcc's host pass included, so that every host object has one definition of
+// frame_row_open (a device has no thread_local).
+#if !defined(__CUDA_ARCH__)
 /// The host's count of frame rows built (frame_row_open calls) on this thread, so that a
 /// kernel's host execution can hold a budget to the rows its code builds (frame_count.cu).
 inline thread_local std::uint64_t frame_rows_built = 0;
@@ -46,7 +48,7 @@ struct frame_search {
 /// corner queen is two of the four side queens; striking its lines twice changes nothing.
 /// Precondition: f is a valid frame, 4 <= n <= 32, 0 <= r < n.
 NQ_HD constexpr std::uint32_t frame_row_open(int n, const frame& f, int r, bool& held) {
-#if !defined(__CUDACC__)
+#if !defined(__CUDA_ARCH__)
   if (!std::is_constant_evaluated()) ++detail::frame_rows_built;
 #endif
   const int queen_row[4] = {0, n - 1, f.left, f.right};
