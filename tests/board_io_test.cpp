@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -200,9 +201,92 @@ TEST(BoardIo, CountsOneQueenInTheSingular) {
   EXPECT_EQ(read_error("2").find("1 queens"), std::string::npos) << read_error("2");
 }
 
+TEST(BoardIoBinary, NpyAndRawRoundTripForEveryNUpToAThousand) {
+  for (index_t n = 1; n <= 1000; ++n) {
+    const auto rows = n % 2 ? test::random_permutation(n, n) : test::random_board(n, n);
+    for (const auto format : {board_format::npy, board_format::raw}) {
+      const std::string bytes = written(rows, format);
+      ASSERT_EQ(read_text(bytes), rows) << "n=" << n << " detected";
+      ASSERT_EQ(read_text(bytes, format), rows) << "n=" << n;
+      if (format == board_format::raw) {
+        EXPECT_EQ(bytes.size(), 4 * n);
+        continue;
+      }
+      // NumPy's layout: magic, version 1.0, the header to a newline, the data from a multiple
+      // of 64, little-endian uint32.
+      ASSERT_EQ(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+      const std::size_t data =
+          10 + static_cast<unsigned char>(bytes[8]) + 256 * static_cast<unsigned char>(bytes[9]);
+      EXPECT_EQ(data % 64, 0u);
+      EXPECT_EQ(bytes[data - 1], '\n');
+      EXPECT_NE(bytes.find("'descr': '<u4', 'fortran_order': False, 'shape': (" +
+                           std::to_string(n) + ",)"),
+                std::string::npos);
+      ASSERT_EQ(bytes.size(), data + 4 * n);
+      EXPECT_EQ(std::memcmp(bytes.data() + data, rows.data(), 4 * n), 0);
+    }
+  }
+}
+
+/// An npy file with this header text (padded as NumPy pads) and these data bytes.
+std::string npy(const std::string& dict, const std::string& data) {
+  std::string header = dict;
+  header.append(63 - (10 + header.size()) % 64, ' ');
+  header += '\n';
+  return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size() & 0xFF) +
+         static_cast<char>(header.size() >> 8) + header + data;
+}
+
+std::string u32(std::initializer_list<std::uint32_t> rows) {
+  std::string out;
+  for (const auto r : rows) out.append(reinterpret_cast<const char*>(&r), 4);
+  return out;
+}
+
+TEST(BoardIoBinary, RefusesMalformedNpyWithAReason) {
+  const std::string board = u32({1, 3, 0, 2});
+  const auto dict = [](const std::string& descr, const std::string& order,
+                       const std::string& shape) {
+    return "{'descr': " + descr + ", 'fortran_order': " + order + ", 'shape': " + shape + ", }";
+  };
+  EXPECT_EQ(read_text(npy(dict("'<u4'", "False", "(4,)"), board)),
+            (std::vector<row_t>{1, 3, 0, 2}));
+  const std::pair<std::string, const char*> cases[] = {
+      {npy(dict("'<f8'", "False", "(4,)"), board + board), "npy dtype '<f8' is not a row type"},
+      {npy(dict("'>u4'", "False", "(4,)"), board), "npy dtype '>u4' is not a row type"},
+      {npy(dict("'<u4'", "True", "(4,)"), board), "Fortran order"},
+      {npy(dict("'<u4'", "False", "(2, 2)"), board), "npy shape (2, 2) is not one row per column"},
+      {npy(dict("'<u4'", "False", "()"), board), "npy shape () is not one row per column"},
+      {npy(dict("'<u4'", "False", "(4,)"), board.substr(0, 14)), "truncated: 4 rows expected"},
+      {npy(dict("'<u4'", "False", "(4,)"), board + "x"), "bytes after its 4 rows"},
+      {npy(dict("'<u4'", "False", "(0,)"), ""), "holds no row"},
+      {npy(dict("'<u4'", "False", "(4,)"), u32({1, 3, 4, 2})), "column 3 has row 4, outside 0..3"},
+      {npy(dict("'<i4'", "False", "(4,)"), u32({1, 0xFFFFFFFF, 0, 2})), "column 2 has row < 0"},
+      {std::string("\x93NUMPY\x01\x00\x40", 9), "npy header is truncated"},
+      {std::string("\x93NUMPY\x09\x00", 8) + std::string(64, ' '), "npy version 9"},
+  };
+  for (const auto& [bytes, reason] : cases)
+    EXPECT_NE(read_error(bytes).find(reason), std::string::npos)
+        << "expected '" << reason << "', got: " << read_error(bytes);
+  // Wider integer dtypes hold rows too (NumPy's default int is int64).
+  std::string wide;
+  for (const std::uint64_t r : {1, 3, 0, 2}) wide.append(reinterpret_cast<const char*>(&r), 8);
+  EXPECT_EQ(read_text(npy(dict("'<i8'", "False", "(4,)"), wide)), (std::vector<row_t>{1, 3, 0, 2}));
+}
+
+TEST(BoardIoBinary, RefusesRawThatIsNoBoard) {
+  EXPECT_NE(read_error(u32({1, 3, 0, 2}) + std::string(2, '\0'), board_format::raw).find("not whole"),
+            std::string::npos);
+  EXPECT_NE(read_error(u32({1, 3, 0, 7})).find("column 4 has row 7, outside 0..3"),
+            std::string::npos);
+  EXPECT_NE(read_error("", board_format::raw).find("empty input"), std::string::npos);
+}
+
 TEST(BoardIo, ParsesFormatNames) {
   EXPECT_EQ(parse_board_format("auto"), board_format::auto_detect);
   EXPECT_EQ(parse_board_format("json"), board_format::json);
+  EXPECT_EQ(parse_board_format("npy"), board_format::npy);
+  EXPECT_EQ(parse_board_format("raw"), board_format::raw);
   EXPECT_THROW(parse_board_format("yaml"), usage_error);
 }
 

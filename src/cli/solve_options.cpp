@@ -1,6 +1,8 @@
 // nqueens solve's options: the command line read into a request and checked, and the engine's
 // request made from it.
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "cli/local_options.hpp"
@@ -22,8 +24,9 @@ solve_format parse_solve_format(const std::string& name, index_t n) {
   }
   if (name == "positions") return solve_format::positions;
   if (name == "json") return solve_format::json;
+  if (name == "npy" || name == "raw") return name == "npy" ? solve_format::npy : solve_format::raw;
   throw usage_error("unknown format '" + name +
-                    "' (expected summary, grid, matrix, positions or json)");
+                    "' (expected summary, grid, matrix, positions, json, npy or raw)");
 }
 
 }  // namespace
@@ -39,7 +42,7 @@ solve_request parse_request(int argc, char** argv, bool trace_wanted) {
       ("s,seed", "random seed; equal seeds give equal runs", cxxopts::value<std::string>()->default_value("1"))
       ("max-steps", "give up after this many steps", cxxopts::value<std::string>())
       ("time-limit", "give up after this many seconds", cxxopts::value<std::string>())
-      ("f,format", "summary, grid, matrix, positions or json (default: grid for n <= 32, else summary)",
+      ("f,format", "summary, grid, matrix, positions, json, npy or raw (default: grid for n <= 32, else summary; npy: NumPy's .npy of uint32, raw: little-endian uint32, rows 0-based)",
        cxxopts::value<std::string>())
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("memory-limit", "refuse boards needing more memory than this, e.g. 8G (default: what is available)",
@@ -77,6 +80,10 @@ solve_request parse_request(int argc, char** argv, bool trace_wanted) {
   request.format = parse_solve_format(
       args.count("format") ? args["format"].as<std::string>() : std::string(), request.job.n);
   request.output = file_option(args, "output");
+  if ((request.format == solve_format::npy || request.format == solve_format::raw) &&
+      request.output.empty() && isatty(STDOUT_FILENO))
+    throw usage_error("--format " + args["format"].as<std::string>() +
+                      " is binary: give -o FILE, or pipe it (standard output is a terminal)");
   request.format_given = args.count("format") || args.count("output");
   request.quiet = args.count("quiet") > 0;
   if (args.count("trace")) request.trace = file_option(args, "trace");

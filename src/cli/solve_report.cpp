@@ -81,6 +81,11 @@ void write_result(byte_sink& out, const solve_request& request, const solve_repo
     case solve_format::positions:
       write_board(out, result.queen_row, board_format::positions);
       break;
+    case solve_format::npy:
+    case solve_format::raw:
+      write_board(out, result.queen_row,
+                  request.format == solve_format::npy ? board_format::npy : board_format::raw);
+      break;
   }
 }
 

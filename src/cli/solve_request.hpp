@@ -15,7 +15,7 @@ namespace nq::cli::solve {
 inline constexpr index_t default_grid_limit = 32;  // default format: grid up to here, summary above
 inline constexpr index_t max_cell_format_n = 10000;  // grid and matrix print n^2 cells
 
-enum class solve_format { summary, grid, matrix, positions, json };
+enum class solve_format { summary, grid, matrix, positions, json, npy, raw };
 
 /// The command line's solve: the engine's request (its settings read by the engine's rules,
 /// engine/named_settings.hpp) and what the command does with the result.

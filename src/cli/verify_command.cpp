@@ -75,7 +75,7 @@ int run_verify(int argc, char** argv) {
   // clang-format off
   options.add_options()
       ("file", "board to read; - or nothing reads standard input", cxxopts::value<std::string>())
-      ("f,format", "auto, positions, grid, matrix or json", cxxopts::value<std::string>()->default_value("auto"))
+      ("f,format", "auto (each detected), positions, grid, matrix, json, npy or raw (binary uint32 rows, 0-based)", cxxopts::value<std::string>()->default_value("auto"))
       ("json", "report as JSON (columns 0-based)")
       ("each", "one board per line (positions or JSON lines, as solutions writes): a report per board; exit 0 when every one is valid")
       ("memory-limit", "refuse boards needing more than this, e.g. 512M (about 9 bytes per queen; default: what is available)", cxxopts::value<std::string>())
@@ -108,7 +108,8 @@ int run_verify(int argc, char** argv) {
     std::fputs((json ? nq::to_json(report) + "\n" : describe(report)).c_str(), stdout);
     return report.valid() ? exit_ok : exit_unsolved;
   }
-  if (format == board_format::grid || format == board_format::matrix)
+  if (format == board_format::grid || format == board_format::matrix ||
+      format == board_format::npy || format == board_format::raw)
     throw usage_error("--each reads one board per line: positions or JSON lines, not " +
                       args["format"].as<std::string>());
   bool all_valid = true;

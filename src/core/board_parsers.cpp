@@ -1,9 +1,14 @@
 #include "core/board_parsers.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <bit>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 #include "nqueens/error.hpp"
 
@@ -75,6 +80,29 @@ bool byte_source::fill() {
   return end_ > 0;
 }
 
+std::size_t byte_source::read_bytes(char* out, std::size_t size) {
+  std::size_t done = std::min(size, end_ - pos_);
+  std::memcpy(out, buffer_.data() + pos_, done);
+  pos_ += done;
+  while (done < size) {
+    const std::size_t got = std::fread(out + done, 1, size - done, in_);
+    if (got == 0) {
+      if (std::ferror(in_)) fail(std::string("cannot read: ") + std::strerror(errno));
+      break;
+    }
+    done += got;
+  }
+  return done;
+}
+
+std::uint64_t byte_source::bytes_left() const {
+  struct stat facts {};
+  const long at = std::ftell(in_);
+  if (at < 0 || fstat(fileno(in_), &facts) != 0 || !S_ISREG(facts.st_mode) || facts.st_size < at)
+    return 0;
+  return static_cast<std::uint64_t>(facts.st_size - at) + (end_ - pos_);
+}
+
 std::string byte_source::rest() {
   std::string all(window());
   pos_ = end_;
@@ -122,6 +150,154 @@ std::string describe_byte(int c) {
   char hex[16];
   std::snprintf(hex, sizeof hex, "byte 0x%02x", static_cast<unsigned>(c));
   return hex;
+}
+
+namespace {
+
+constexpr std::string_view npy_magic("\x93NUMPY", 6);
+
+/// The value of `key` in an npy header's dict ("'descr': '<u4', ..."), as written.
+std::string_view npy_field(std::string_view header, std::string_view key) {
+  std::string quoted(1, '\'');
+  quoted.append(key).push_back('\'');
+  auto at = header.find(quoted);
+  if (at == std::string_view::npos) return {};
+  at = header.find(':', at + quoted.size());
+  if (at == std::string_view::npos) return {};
+  ++at;
+  while (at < header.size() && header[at] == ' ') ++at;
+  std::size_t end = at;
+  if (end < header.size() && header[end] == '(') {
+    end = header.find(')', end);
+    return end == std::string_view::npos ? std::string_view() : header.substr(at, end + 1 - at);
+  }
+  while (end < header.size() && header[end] != ',' && header[end] != '}') ++end;
+  while (end > at && header[end - 1] == ' ') --end;
+  return header.substr(at, end - at);
+}
+
+/// `n` items of `width` bytes (signed or not) as rows, each checked against [0, n).
+std::vector<row_t> read_items(byte_source& bytes, std::uint64_t n, unsigned width, bool is_signed,
+                              const char* what) {
+  if (n == 0) bytes.fail(std::string(what) + " holds no row: no board to read");
+  if (n > max_n)
+    bytes.fail(std::string(what) + " holds " + std::to_string(n) + " rows, more than " +
+               std::to_string(max_n) + " queens");
+  bytes.check_size(n);
+  std::vector<row_t> rows(static_cast<std::size_t>(n));
+  std::vector<char> chunk(std::size_t{1} << 20);
+  std::uint64_t col = 0;
+  while (col < n) {
+    const std::uint64_t items = std::min<std::uint64_t>(n - col, chunk.size() / width);
+    const std::size_t want = static_cast<std::size_t>(items) * width;
+    if (bytes.read_bytes(chunk.data(), want) != want)
+      bytes.fail(std::string(what) + " is truncated: " + std::to_string(n) + " rows expected");
+    for (std::uint64_t i = 0; i < items; ++i, ++col) {
+      std::uint64_t value = 0;
+      std::memcpy(&value, chunk.data() + i * width, width);  // little-endian, as the host
+      const bool negative = is_signed && (value >> (8 * width - 1)) & 1;
+      if (negative || value >= n)
+        bytes.fail("column " + std::to_string(col + 1) + " has row " +
+                   (negative ? std::string("< 0") : std::to_string(value)) + ", outside 0.." +
+                   std::to_string(n - 1) + " (rows are 0-based)");
+      rows[static_cast<std::size_t>(col)] = static_cast<row_t>(value);
+    }
+  }
+  char extra = 0;
+  if (bytes.read_bytes(&extra, 1) != 0)
+    bytes.fail(std::string(what) + " has bytes after its " + std::to_string(n) + " rows");
+  return rows;
+}
+
+}  // namespace
+
+board_format detect_binary(byte_source& bytes) {
+  bytes.refill_window();
+  const std::string_view window = bytes.window();
+  if (window.starts_with(npy_magic)) return board_format::npy;
+  if (window.find('\0') != std::string_view::npos) return board_format::raw;
+  return board_format::auto_detect;
+}
+
+std::vector<row_t> read_npy(byte_source& bytes) {
+  static_assert(std::endian::native == std::endian::little, "npy data is read as held");
+  char lead[8];
+  if (bytes.read_bytes(lead, sizeof lead) != sizeof lead || std::string_view(lead, 6) != npy_magic)
+    bytes.fail("not an npy file (no \\x93NUMPY magic)");
+  const int major = static_cast<unsigned char>(lead[6]);
+  if (major < 1 || major > 3)
+    bytes.fail("npy version " + std::to_string(major) + " is not one this reader knows (1 to 3)");
+  unsigned char size_bytes[4] = {};
+  const std::size_t size_width = major == 1 ? 2 : 4;
+  if (bytes.read_bytes(reinterpret_cast<char*>(size_bytes), size_width) != size_width)
+    bytes.fail("npy header is truncated");
+  std::uint64_t header_size = 0;
+  for (std::size_t i = 0; i < size_width; ++i)
+    header_size |= std::uint64_t{size_bytes[i]} << (8 * i);
+  if (header_size > 65536)
+    bytes.fail("npy header of " + std::to_string(header_size) + " bytes is too long");
+  std::string header(static_cast<std::size_t>(header_size), '\0');
+  if (bytes.read_bytes(header.data(), header.size()) != header.size())
+    bytes.fail("npy header is truncated");
+  const std::string_view descr = npy_field(header, "descr");
+  unsigned width = 0;
+  bool is_signed = false;
+  for (const auto& [name, w, s] : {std::tuple{"'<u4'", 4u, false},
+                                   {"'<i4'", 4u, true},
+                                   {"'<u8'", 8u, false},
+                                   {"'<i8'", 8u, true}})
+    if (descr == name) width = w, is_signed = s;
+  if (!width)
+    bytes.fail("npy dtype " + std::string(descr.empty() ? "(none)" : descr) +
+               " is not a row type (expected '<u4', '<i4', '<u8' or '<i8')");
+  if (npy_field(header, "fortran_order") != "False")
+    bytes.fail("npy array in Fortran order (expected fortran_order False)");
+  const std::string_view shape = npy_field(header, "shape");
+  // One dimension: "(n,)".
+  std::uint64_t n = 0;
+  const bool one_dimension =
+      shape.size() >= 4 && shape.front() == '(' && shape.ends_with(",)") &&
+      std::from_chars(shape.data() + 1, shape.data() + shape.size() - 2, n).ptr ==
+          shape.data() + shape.size() - 2;
+  if (!one_dimension)
+    bytes.fail("npy shape " + std::string(shape.empty() ? "(none)" : shape) +
+               " is not one row per column (expected a shape of (n,))");
+  return read_items(bytes, n, width, is_signed, "the npy array");
+}
+
+std::vector<row_t> read_raw(byte_source& bytes) {
+  static_assert(std::endian::native == std::endian::little, "raw data is read as held");
+  // Read to the end: a file's size is known ahead (one allocation), a pipe's is not.
+  std::vector<row_t> rows;
+  rows.reserve(static_cast<std::size_t>(bytes.bytes_left() / sizeof(row_t)));
+  std::vector<char> chunk(std::size_t{1} << 20);
+  std::size_t carry = 0;  // bytes of a row split between two reads
+  for (;;) {
+    const std::size_t want = chunk.size() - carry;
+    const std::size_t got = bytes.read_bytes(chunk.data() + carry, want);
+    const std::size_t held = carry + got, whole = held / sizeof(row_t);
+    const std::size_t before = rows.size();
+    rows.resize(before + whole);
+    std::memcpy(rows.data() + before, chunk.data(), whole * sizeof(row_t));
+    carry = held - whole * sizeof(row_t);
+    std::memmove(chunk.data(), chunk.data() + whole * sizeof(row_t), carry);
+    bytes.check_size(rows.size());
+    if (rows.size() > max_n)
+      bytes.fail("raw board of more than " + std::to_string(max_n) + " rows (the most queens)");
+    if (got < want) break;
+  }
+  const std::uint64_t size = rows.size() * sizeof(row_t) + carry;
+  if (carry)
+    bytes.fail("raw board of " + std::to_string(size) +
+               " bytes: not whole little-endian uint32 rows (a multiple of 4 bytes)");
+  const std::uint64_t n = rows.size();
+  if (n == 0) bytes.fail("empty input: no board to read");
+  for (std::size_t col = 0; col < rows.size(); ++col)
+    if (rows[col] >= n)
+      bytes.fail("column " + std::to_string(col + 1) + " has row " + std::to_string(rows[col]) +
+                 ", outside 0.." + std::to_string(n - 1) +
+                 " (read as a raw board: little-endian uint32 rows, 0-based)");
+  return rows;
 }
 
 board_format detect_format(byte_source& bytes) {

@@ -35,6 +35,10 @@ class byte_source {
   /// Moves the unconsumed bytes to the front and reads more, so the window holds a whole
   /// block unless the input ends first.
   void refill_window();
+  /// Up to `size` bytes into `out`, the window's first; fewer only at the end of the input.
+  std::size_t read_bytes(char* out, std::size_t size);
+  /// The bytes left to read where the input is a regular file; 0 where it cannot tell (a pipe).
+  std::uint64_t bytes_left() const;
   /// The line the next byte is on, counting from 1.
   std::size_t line() const { return line_; }
   /// Throws resource_error when a board of `queens` passes the bound.
@@ -63,7 +67,15 @@ class byte_source {
 /// Quotes a byte for a message: 'x' when printable, else its hex value.
 std::string describe_byte(int c);
 
+/// npy (its magic), raw (a zero byte in the first block, which no text board has), or
+/// auto_detect for a text board.
+board_format detect_binary(byte_source& bytes);
 board_format detect_format(byte_source& bytes);
+/// NumPy's .npy, versions 1.0 to 3.0: a one-dimensional array of little-endian integers
+/// ('<u4', '<i4', '<u8', '<i8'), C order, its data exactly n items.
+std::vector<row_t> read_npy(byte_source& bytes);
+/// Little-endian uint32 rows, n = the bytes / 4.
+std::vector<row_t> read_raw(byte_source& bytes);
 std::vector<row_t> read_positions(byte_source& bytes);
 /// A grid or matrix: `queens` lists the characters of a queen, `empties` of an empty square.
 std::vector<row_t> read_cells(byte_source& bytes, std::string_view queens,

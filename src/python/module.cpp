@@ -8,13 +8,18 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "core/board_io.hpp"
 #include "core/whole_number.hpp"
 #include "engine/local_parameters.hpp"
 #include "engine/solve_job.hpp"
@@ -121,8 +126,26 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   return out;
 }
 
-/// rows as a board: zero-copy when they are already C-contiguous uint32, else converted.
+std::string path_text(py::handle path, const char* function, const char* keyword);
+
+/// A board file in any layout verify reads (text, npy or raw, detected), as nqueens verify.
+verify_report verify_file(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw usage_error("cannot open " + path + ": " + std::strerror(errno));
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, &std::fclose);
+  return verify_board(read_board(file, board_format::auto_detect, path),
+                      std::max(1u, std::thread::hardware_concurrency()));
+}
+
+/// rows as a board: zero-copy when they are already C-contiguous uint32, else converted; a path
+/// (str or os.PathLike) names a board file.
 py::object verify(py::handle rows_like) {
+  if (py::isinstance<py::str>(rows_like) || py::hasattr(rows_like, "__fspath__")) {
+    const std::string path = path_text(rows_like, "verify", "rows");
+    const verify_report report = run_interruptible<verify_report>(
+        [&](const std::atomic<bool>*) { return verify_file(path); });
+    return py::module_::import("json").attr("loads")(to_json(report));
+  }
   const py::array given = py::module_::import("numpy").attr("asarray")(rows_like);
   if (given.ndim() != 1) throw py::value_error("rows must be one-dimensional (a row per column)");
   // Before the type: numpy makes [] float64.
@@ -399,9 +422,10 @@ PYBIND11_MODULE(nqueens, m) {
         arg("threads") = 0, arg("device") = "auto", arg("max_steps") = py::none(),
         arg("time_limit") = py::none(), arg("trace") = false,
         "solve() without its typed keywords: settings as **kwargs.");
-  m.def("verify", &verify, arg("rows"),
-        "Attacking pairs and the first clash of a board (0-based rows), as `nqueens verify "
-        "--json`.");
+  m.def(
+      "verify", &verify, arg("rows"),
+      "Attacking pairs and the first clash of a board (0-based rows), or of a board file (a path: "
+      "text, npy or raw, detected), as `nqueens verify --json`.");
   m.def("count", &count, arg("n"), arg("unique") = true, arg("threads") = 0, arg("device") = "auto",
         arg("devices") = py::none(), arg("checkpoint") = py::none(),
         arg("checkpoint_interval") = 10.0, arg("simd") = "auto",
