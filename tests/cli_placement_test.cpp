@@ -72,11 +72,21 @@ TEST(CliPlacement, ABoardThatDoesNotFitIsRefusedBeforeAllocating) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
-TEST(CliPlacement, ThreadsApplyToParallelOnly) {
+TEST(CliPlacement, ThreadsApplyToParallelAndLatticeOrTheDefaultAlgorithm) {
   scratch_dir dir;
-  const auto r = run_cli(dir, {"solve", "-n", "100", "--threads", "2"});
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("--threads applies to --algo parallel"), std::string::npos) << r.err;
+  const auto chosen =
+      run_cli(dir, {"solve", "-n", "100", "--algo", "min-conflicts", "--threads", "2"});
+  EXPECT_EQ(chosen.code, 2);
+  EXPECT_NE(chosen.err.find("--threads applies to --algo parallel"), std::string::npos)
+      << chosen.err;
+  // The default algorithm takes them at any n: below 2^20 it runs on one thread, and says so.
+  const auto given = run_cli(dir, {"solve", "-n", "100", "--threads", "2", "-f", "positions"});
+  const auto plain = run_cli(dir, {"solve", "-n", "100", "-f", "positions"});
+  EXPECT_EQ(given.code, 0) << given.err;
+  EXPECT_EQ(given.out, plain.out);
+  EXPECT_NE(given.err.find("runs on one thread; --threads ignored"), std::string::npos)
+      << given.err;
+  EXPECT_EQ(run_cli(dir, {"solve", "-n", "100", "--threads", "2", "-q"}).err, "");
 }
 
 }  // namespace

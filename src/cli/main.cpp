@@ -54,8 +54,17 @@ void print_version() {
   std::printf("nqueens %s (%s build", NQ_VERSION, NQ_BUILD_TYPE);
 #if NQ_WITH_CUDA
   const int devices = nq::gpu::device_count();
-  std::printf(", CUDA backend for sm_%s, %d device%s visible)\n", NQ_CUDA_ARCHS, devices,
+  std::printf(", CUDA backend for sm_%s, %d device%s visible", NQ_CUDA_ARCHS, devices,
               devices == 1 ? "" : "s");
+  for (int d = 0; d < devices; ++d) {
+    const nq::gpu::device_facts facts = nq::gpu::facts(d);
+    if (d == 0)
+      std::printf(" (CUDA runtime %d.%d, driver %d.%d)", facts.runtime / 1000,
+                  facts.runtime % 1000 / 10, facts.driver / 1000, facts.driver % 1000 / 10);
+    std::printf("%s gpu%d %s, compute capability %d.%d", d == 0 ? ":" : ";", d,
+                facts.name.c_str(), facts.major, facts.minor);
+  }
+  std::printf(")\n");
 #else
   std::printf(", CPU only: built without CUDA)\n");
 #endif

@@ -58,7 +58,7 @@ solve_request parse_request(int argc, char** argv, bool trace_wanted) {
        cxxopts::value<std::string>())
       ("device", "with --chains, --algo parallel or lattice: cpu (default), gpu, or auto (the GPU when it runs the algorithm; lattice: and has the memory)",
        cxxopts::value<std::string>())
-      ("t,threads", "parallel, lattice: worker threads (default: every core); the board does not depend on them",
+      ("t,threads", "parallel, lattice (the default from 2^20 queens): worker threads (default: every core); the board does not depend on them; below 2^20 the default min-conflicts runs on one",
        cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
       ("h,help", "show this help");
@@ -86,6 +86,11 @@ solve_request parse_request(int argc, char** argv, bool trace_wanted) {
                       " is binary: give -o FILE, or pipe it (standard output is a terminal)");
   request.format_given = args.count("format") || args.count("output");
   request.quiet = args.count("quiet") > 0;
+  if (args.count("threads") && !args.count("algo") && algorithm == "min-conflicts" &&
+      !request.quiet)
+    std::fprintf(stderr,
+                 "nqueens solve: min-conflicts, the default below 2^20 queens, runs on one "
+                 "thread; --threads ignored (--algo lattice takes them)\n");
   if (args.count("trace")) request.trace = file_option(args, "trace");
   return request;
 }

@@ -173,11 +173,14 @@ solve_request solve_request_from(const named_settings& given, bool trace) {
   }
   const bool threaded = algorithm == "parallel" || algorithm == "lattice";
   if (given.has("threads")) {
-    if (!threaded) throw usage_error("--threads applies to --algo parallel and lattice only");
+    // The default algorithm takes them at any n: lattice runs on them, min-conflicts (the
+    // default below 2^20 queens) on one thread whatever they say.
+    if (!threaded && given.has("algo"))
+      throw usage_error("--threads applies to --algo parallel and lattice only");
     const std::uint64_t threads = parse_positive("--threads", given.at("threads"));
     if (threads > 1024)
       throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
-    request.threads = static_cast<unsigned>(threads);
+    if (threaded) request.threads = static_cast<unsigned>(threads);
   }
   const bool chain = local && *local != local_algorithm::min_conflicts;
   const std::string not_this =

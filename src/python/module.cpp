@@ -82,15 +82,16 @@ void add_device(keyword_settings& given, const std::string& device, const std::s
   if (device != "auto" || algo == "parallel") given.option("device", device);
 }
 
-solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsigned threads,
+solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::handle seed,
+                    unsigned threads,
                     const std::string& device, py::handle max_steps, py::handle time_limit,
                     bool trace, const py::kwargs& settings) {
   keyword_settings given;
   given.option("queens", n, "n");
-  given.option("algo", algo);
+  if (algo) given.option("algo", *algo);  // None: the command's default for n
   given.option("seed", seed);
   if (threads) given.option("threads", std::to_string(threads));
-  add_device(given, device, algo);
+  add_device(given, device, algo.value_or(""));
   if (!max_steps.is_none()) given.option("max-steps", max_steps);
   if (!time_limit.is_none()) given.option("time-limit", time_limit);
   given.settings(settings, {"chains", "chain", "memory-limit", "max-memory"}, "solve",
@@ -112,7 +113,8 @@ solve_outcome solve(py::handle n, const std::string& algo, py::handle seed, unsi
   // None where the JSON record has null: pairs a stopped run left uncounted, a placement stopped
   // with queens unplaced, and n = 2 or 3, where no board was made.
   const bool no_board = result.queen_row.empty() && !result.solved;
-  out.conflicts = !report.pairs_counted || (algo == "parallel" && !result.solved) || no_board
+  out.conflicts = !report.pairs_counted || (report.algorithm == "parallel" && !result.solved) ||
+                          no_board
                       ? py::object(py::none())
                       : py::object(py::int_(result.conflicts));
   out.steps = result.steps;
@@ -418,7 +420,7 @@ PYBIND11_MODULE(nqueens, m) {
                " device=" + r.device + ">";
       });
 
-  m.def("_solve", &solve, arg("n"), arg("algo") = "min-conflicts", arg("seed") = 1,
+  m.def("_solve", &solve, arg("n"), arg("algo") = py::none(), arg("seed") = 1,
         arg("threads") = 0, arg("device") = "auto", arg("max_steps") = py::none(),
         arg("time_limit") = py::none(), arg("trace") = false,
         "solve() without its typed keywords: settings as **kwargs.");
@@ -452,10 +454,12 @@ PYBIND11_MODULE(nqueens, m) {
       {"time_limit", "per run: give up after this many seconds"}};
   const std::string code =
       typed_function("solve",
-                     "n, algo=\"min-conflicts\", seed=1, threads=0, device=\"auto\", "
+                     "n, algo=None, seed=1, threads=0, device=\"auto\", "
                      "max_steps=None, time_limit=None, trace=False",
                      "n, algo, seed, threads, device, max_steps, time_limit, trace", "_solve",
-                     "Solve one board, as `nqueens solve`: a SolveResult.",
+                     "Solve one board, as `nqueens solve`: a SolveResult. algo None: the "
+                     "command's default, lattice on every core from 2^20 queens, min-conflicts "
+                     "below.",
                      {{"chains", "local search: run C chains at once and keep the best"},
                       {"chain", "local search: run chain I alone (its replay)"},
                       {"memory_limit", "refuse boards needing more memory than this, e.g. \"8G\""},

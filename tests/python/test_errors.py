@@ -75,13 +75,14 @@ def test_batch_without_solutions():
 
 
 def test_memory_refusal_is_memory_error():
-    # The module's default is min-conflicts at any n; the CLI's is lattice from 2^20 queens.
-    code, message = cli_error("solve", "-n", "1e9", "--algo", "min-conflicts",
-                              "--memory-limit", "1M")
-    assert code == 3
-    with pytest.raises(MemoryError) as raised:
-        nqueens.solve(10**9, memory_limit="1M")
-    assert str(raised.value) == message
+    # The module's default is the command's: lattice from 2^20 queens, min-conflicts below.
+    for algo in (None, "min-conflicts"):
+        options = ["--algo", algo] if algo else []
+        code, message = cli_error("solve", "-n", "1e9", *options, "--memory-limit", "1M")
+        assert code == 3
+        with pytest.raises(MemoryError) as raised:
+            nqueens.solve(10**9, algo=algo, memory_limit="1M")
+        assert str(raised.value) == message
 
 
 def test_no_gpu_is_device_error():
