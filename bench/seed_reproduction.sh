@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every experiment of the README's "Reproducing the seeds" table and appends one JSON
+# Runs every experiment of docs/algorithms.md's "Reproducing the seeds" table and appends one JSON
 # record per line (the batch record plus "label" and "command") to OUT.
 #
 # Usage: bench/seed_reproduction.sh OUT.jsonl    (NQ: the binary, default build/nqueens)

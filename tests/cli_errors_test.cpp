@@ -1,4 +1,4 @@
-// Every bad input the README lists gets one line on stderr, nothing on stdout, and its
+// Every bad input the docs list gets one line on stderr, nothing on stdout, and its
 // documented exit code.
 
 #include <gtest/gtest.h>

@@ -155,7 +155,7 @@ TEST(MinConflicts, TuningKnobsKeepItCorrect) {
   }
 }
 
-// The README promises at most 10 bytes per queen, so 10^9 queens fit in 10 GB.
+// The docs promise at most 10 bytes per queen, so 10^9 queens fit in 10 GB.
 TEST(MinConflicts, MemoryStaysUnderTenBytesPerQueen) {
   for (const index_t n : {index_t{1'000'000}, index_t{1'000'000'000}, max_n})
     EXPECT_LE(min_conflicts_memory_bytes(n), 10 * n) << "n=" << n;

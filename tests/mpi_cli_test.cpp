@@ -174,7 +174,7 @@ pid_t rank_pid(pid_t launcher, int rank) {
 // stops, rank 0 saves what finished and says how to resume; a count without MPI resumes the
 // checkpoint. n = 18, or n = 17 where the sanitizers slow it down (n = 18 would take a minute
 // to resume there). Under heavy load Open MPI may end the job before rank 0's message reaches
-// its output (the README says so; the periodic checkpoint then stands): 1 run in 50 under three
+// its output (docs/mpi.md says so; the periodic checkpoint then stands): 1 run in 50 under three
 // busy loops beside other tests. So a stop is tried up to three times, each held to everything
 // else, and the message must come in one of them.
 TEST(MpiCount, AStoppedCountResumesWithoutMpi) {
@@ -232,7 +232,7 @@ TEST(MpiCount, AKilledRankThenAResumeIsExact) {
     const auto r = count.wait();
     EXPECT_NE(r.code, 0);
     // The job names the lost rank: mpiexec always, in its words; rank 0 too when it is stopped
-    // before Open MPI ends it (the README's promise: else the last periodic checkpoint stands).
+    // before Open MPI ends it (docs/mpi.md's promise: else the last periodic checkpoint stands).
     // Under three busy loops rank 0 was ended first about 1 run in 10, with a 10 s grace too.
     EXPECT_NE(r.err.find("rank 2"), std::string::npos) << r.err;
     if (r.err.find("nqueens count:") != std::string::npos) {

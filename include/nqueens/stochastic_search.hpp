@@ -29,7 +29,7 @@ NQ_HD queen_move random_neighbour(climber_view<Count> b, philox_stream& rng) {
 /// (`cool_per_move`, the tutorial's loop): squares of random columns (a column, then any row,
 /// the queen's own included) are drawn until one is accepted by the same rule, the queen's own
 /// square always; that move is the step, and T cools once. Double precision on host and device;
-/// exp is each side's libm, CUDA's and glibc's, which may differ in the last bit (README, GPU
+/// exp is each side's libm, CUDA's and glibc's, which may differ in the last bit (docs/gpu.md, GPU
 /// status: a decision differs with probability at most 2^-53).
 template <class Count, class Observer>
 NQ_HD chain_outcome anneal(climber_view<Count> b, philox_stream& rng, const annealing_settings& s,
