@@ -32,6 +32,7 @@
 #include "nqueens/verify.hpp"
 #include "python/arguments.hpp"
 #include "python/interruptible.hpp"
+#include "python/rows.hpp"
 #include "python/solutions.hpp"
 
 namespace py = pybind11;
@@ -49,17 +50,9 @@ struct trace_record {
   double mean_fitness;  // beam, ga; else -1
 };
 
-/// A numpy array that owns `values` (moved, not copied) for as long as Python holds it.
-template <class T>
-py::array_t<T> owning_array(std::vector<T>&& values) {
-  auto* owned = new std::vector<T>(std::move(values));
-  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-  return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), free_when_done);
-}
-
 /// What solve returns.
 struct solve_outcome {
-  py::array_t<row_t> rows;
+  py::object rows;  // numpy's uint32 array, or array.array('I') without numpy
   bool solved = false;
   py::object conflicts;  // None where the CLI's JSON has null: the pairs were not counted
   index_t unplaced = 0;
@@ -83,9 +76,8 @@ void add_device(keyword_settings& given, const std::string& device, const std::s
 }
 
 solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::handle seed,
-                    unsigned threads,
-                    const std::string& device, py::handle max_steps, py::handle time_limit,
-                    bool trace, const py::kwargs& settings) {
+                    unsigned threads, const std::string& device, py::handle max_steps,
+                    py::handle time_limit, bool trace, const py::kwargs& settings) {
   keyword_settings given;
   given.option("queens", n, "n");
   if (algo) given.option("algo", *algo);  // None: the command's default for n
@@ -97,6 +89,7 @@ solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::ha
   given.settings(settings, {"chains", "chain", "memory-limit", "max-memory"}, "solve",
                  {"randomize"});
   solve_request request = engine::solve_request_from(given.named(), trace);
+  if (trace && !have_numpy()) throw numpy_needed("solve(trace=True)");
   std::vector<trace_record> rows;
   if (trace)
     request.trace = [&rows](const trace_row& r) {
@@ -113,17 +106,17 @@ solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::ha
   // None where the JSON record has null: pairs a stopped run left uncounted, a placement stopped
   // with queens unplaced, and n = 2 or 3, where no board was made.
   const bool no_board = result.queen_row.empty() && !result.solved;
-  out.conflicts = !report.pairs_counted || (report.algorithm == "parallel" && !result.solved) ||
-                          no_board
-                      ? py::object(py::none())
-                      : py::object(py::int_(result.conflicts));
+  out.conflicts =
+      !report.pairs_counted || (report.algorithm == "parallel" && !result.solved) || no_board
+          ? py::object(py::none())
+          : py::object(py::int_(result.conflicts));
   out.steps = result.steps;
   out.restarts = result.restarts;
   out.seconds = result.seconds;
   out.device = report.device;
   if (solution_exists(report.n) && !result.solved)
     out.stop_reason = engine::failure_reason(request.limits, report, true);
-  out.rows = owning_array(std::move(result.queen_row));
+  out.rows = rows_object(std::move(result.queen_row));
   out.trace = trace ? py::object(owning_array(std::move(rows))) : py::none();
   return out;
 }
@@ -147,6 +140,27 @@ py::object verify(py::handle rows_like) {
     const verify_report report = run_interruptible<verify_report>(
         [&](const std::atomic<bool>*) { return verify_file(path); });
     return py::module_::import("json").attr("loads")(to_json(report));
+  }
+  if (!have_numpy()) {
+    // A sequence of ints, read one by one.
+    if (!py::isinstance<py::sequence>(rows_like)) throw numpy_needed("verify() of an array");
+    const auto items = rows_like.cast<py::sequence>();
+    if (items.size() == 0) throw py::value_error("rows is empty: no board to read");
+    std::vector<row_t> board;
+    board.reserve(items.size());
+    for (std::size_t col = 0; col < items.size(); ++col) {
+      const py::object item = items[col];
+      if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
+        throw py::type_error("rows must hold integers, not " +
+                             std::string(py::str(item.get_type().attr("__name__"))));
+      const auto row = item.cast<long long>();
+      if (row < 0 || static_cast<unsigned long long>(row) >= items.size())
+        throw py::value_error("column " + std::to_string(col) + " has row " + std::to_string(row) +
+                              ", outside 0.." + std::to_string(items.size() - 1) +
+                              " (rows are 0-based)");
+      board.push_back(static_cast<row_t>(row));
+    }
+    return py::module_::import("json").attr("loads")(to_json(verify_board(board)));
   }
   const py::array given = py::module_::import("numpy").attr("asarray")(rows_like);
   if (given.ndim() != 1) throw py::value_error("rows must be one-dimensional (a row per column)");
@@ -387,7 +401,11 @@ PYBIND11_MODULE(nqueens, m) {
   using namespace nq::python;
   using py::arg;
   m.doc() = "N-Queens solvers, counters and statistics: the nqueens command's work as functions";
-  PYBIND11_NUMPY_DTYPE(trace_record, step, restarts, cost, temperature, best_fitness, mean_fitness);
+  // The trace's dtype where numpy is (the module imports without it: rows_object).
+  if (have_numpy()) {
+    PYBIND11_NUMPY_DTYPE(trace_record, step, restarts, cost, temperature, best_fitness,
+                         mean_fitness);
+  }
 
   // The CLI's exit codes 2 and 3, as Python exceptions. Registered before DeviceError, whose
   // translator (registered later) is tried first.
@@ -403,7 +421,9 @@ PYBIND11_MODULE(nqueens, m) {
   py::register_exception<nq::device_error>(m, "DeviceError", PyExc_RuntimeError);
 
   py::class_<solve_outcome>(m, "SolveResult", "What solve() found: the board and how.")
-      .def_readonly("rows", &solve_outcome::rows, "the row of each column's queen (uint32)")
+      .def_readonly("rows", &solve_outcome::rows,
+                    "the row of each column's queen: a uint32 numpy array (array.array('I') in "
+                    "an interpreter without numpy)")
       .def_readonly("solved", &solve_outcome::solved)
       .def_readonly("conflicts", &solve_outcome::conflicts,
                     "attacking pairs left; None where not counted (as JSON's null)")
@@ -415,15 +435,14 @@ PYBIND11_MODULE(nqueens, m) {
       .def_readonly("trace", &solve_outcome::trace, "with trace=True: a row per step")
       .def_readonly("stop_reason", &solve_outcome::stop_reason, "why an unsolved run stopped")
       .def("__repr__", [](const solve_outcome& r) {
-        return "<nqueens.SolveResult n=" + std::to_string(r.rows.size()) +
+        return "<nqueens.SolveResult n=" + std::to_string(py::len(r.rows)) +
                (r.solved ? " solved" : " unsolved") + " steps=" + std::to_string(r.steps) +
                " device=" + r.device + ">";
       });
 
-  m.def("_solve", &solve, arg("n"), arg("algo") = py::none(), arg("seed") = 1,
-        arg("threads") = 0, arg("device") = "auto", arg("max_steps") = py::none(),
-        arg("time_limit") = py::none(), arg("trace") = false,
-        "solve() without its typed keywords: settings as **kwargs.");
+  m.def("_solve", &solve, arg("n"), arg("algo") = py::none(), arg("seed") = 1, arg("threads") = 0,
+        arg("device") = "auto", arg("max_steps") = py::none(), arg("time_limit") = py::none(),
+        arg("trace") = false, "solve() without its typed keywords: settings as **kwargs.");
   m.def(
       "verify", &verify, arg("rows"),
       "Attacking pairs and the first clash of a board (0-based rows), or of a board file (a path: "

@@ -1,6 +1,7 @@
 #include "python/solutions.hpp"
 
 #include "python/interruptible.hpp"
+#include "python/rows.hpp"
 
 namespace py = pybind11;
 
@@ -44,7 +45,7 @@ void solution_stream::close() {
   }
 }
 
-py::array_t<row_t> solution_stream::next() {
+py::object solution_stream::next() {
   if (!wait_or_signal(mutex_, changed_, [&] { return finished_ || !queue_.empty(); })) {
     close();
     throw py::error_already_set();
@@ -58,12 +59,11 @@ py::array_t<row_t> solution_stream::next() {
     }
     throw py::stop_iteration();
   }
-  auto* rows = new std::vector<row_t>(std::move(queue_.front()));
+  std::vector<row_t> rows = std::move(queue_.front());
   queue_.pop_front();
   changed_.notify_all();
   lock.unlock();
-  py::capsule free_when_done(rows, [](void* p) { delete static_cast<std::vector<row_t>*>(p); });
-  return py::array_t<row_t>(static_cast<py::ssize_t>(rows->size()), rows->data(), free_when_done);
+  return rows_object(std::move(rows));
 }
 
 void bind_solution_stream(py::module_& m) {

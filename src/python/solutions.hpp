@@ -29,7 +29,7 @@ class solution_stream {
 
   /// The next solution; StopIteration at the end; KeyboardInterrupt on Ctrl-C (which ends the
   /// stream).
-  pybind11::array_t<row_t> next();
+  pybind11::object next();  ///< a board's rows (python/rows.hpp)
 
  private:
   void produce();

@@ -13,7 +13,9 @@ def shape(record):
     return {
         "keys": list(record),
         "machine": record["machine"],
-        "build": record["build"],
+        # The commit is each binary's at its build (a module built before the last commit and a
+        # command after it differ); the rest of the build is the same.
+        "build": {k: v for k, v in record["build"].items() if k != "git_sha"},
         "figures": [{k: v for k, v in f.items() if k not in measured} for f in record["figures"]],
     }
 
