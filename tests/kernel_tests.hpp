@@ -8,13 +8,12 @@
 
 #include "sanitizers.hpp"
 
-#ifndef NQ_HOST_EXECUTION
-#define NQ_HOST_EXECUTION 0
-#endif
-
 namespace nq::test {
 
-inline constexpr bool host_execution = NQ_HOST_EXECUTION != 0;
+/// Whether this binary runs the kernels in the host execution (host_kernel_test) or on a device
+/// (gpu_test). A value each binary links (kernel_test_execution.cpp, compiled with its
+/// NQ_HOST_EXECUTION), not a macro: the test files are compiled once for both binaries.
+extern const bool host_execution;
 
 /// Whether the tests take the host execution's sizes on a device too: NQ_TEST_SIZES=host, set
 /// by bench/gpu_check.sh under compute-sanitizer, which slows a kernel 10 to 1000 times.
