@@ -184,7 +184,11 @@ std::vector<row_t> read_items(byte_source& bytes, std::uint64_t n, unsigned widt
     bytes.fail(std::string(what) + " holds " + std::to_string(n) + " rows, more than " +
                std::to_string(max_n) + " queens");
   bytes.check_size(n);
-  std::vector<row_t> rows(static_cast<std::size_t>(n));
+  // Grown as the data comes, not sized from the header: a header that claims 4 billion rows
+  // over a few bytes of data allocates what the data holds, then is refused as truncated.
+  std::vector<row_t> rows;
+  rows.reserve(static_cast<std::size_t>(
+      std::min<std::uint64_t>(n, (std::uint64_t{1} << 16) + bytes.bytes_left() / width)));
   std::vector<char> chunk(std::size_t{1} << 20);
   std::uint64_t col = 0;
   while (col < n) {
@@ -200,7 +204,7 @@ std::vector<row_t> read_items(byte_source& bytes, std::uint64_t n, unsigned widt
         bytes.fail("column " + std::to_string(col + 1) + " has row " +
                    (negative ? std::string("< 0") : std::to_string(value)) + ", outside 0.." +
                    std::to_string(n - 1) + " (rows are 0-based)");
-      rows[static_cast<std::size_t>(col)] = static_cast<row_t>(value);
+      rows.push_back(static_cast<row_t>(value));
     }
   }
   char extra = 0;
@@ -277,8 +281,10 @@ std::vector<row_t> read_raw(byte_source& bytes) {
     const std::size_t got = bytes.read_bytes(chunk.data() + carry, want);
     const std::size_t held = carry + got, whole = held / sizeof(row_t);
     const std::size_t before = rows.size();
-    rows.resize(before + whole);
-    std::memcpy(rows.data() + before, chunk.data(), whole * sizeof(row_t));
+    if (whole) {  // (an empty vector's data() may be null, which memcpy must not get)
+      rows.resize(before + whole);
+      std::memcpy(rows.data() + before, chunk.data(), whole * sizeof(row_t));
+    }
     carry = held - whole * sizeof(row_t);
     std::memmove(chunk.data(), chunk.data() + whole * sizeof(row_t), carry);
     bytes.check_size(rows.size());
