@@ -11,6 +11,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/memory.hpp"
+#include "core/verify_stream.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/verify.hpp"
@@ -21,6 +22,9 @@ namespace {
 struct file_closer {
   void operator()(std::FILE* file) const { std::fclose(file); }
 };
+
+/// What verify takes a queen when it holds the board: its row and a byte for each line.
+constexpr std::uint64_t held_bytes_per_queen = 9;
 
 std::string describe(const verify_report& report) {
   std::string text = "n=" + std::to_string(report.n) + ": ";
@@ -36,18 +40,17 @@ std::string describe(const verify_report& report) {
   return text + "\n";
 }
 
-/// The largest board verify reads: --memory-limit, or the memory available, at 9 bytes a queen.
-std::uint64_t max_verify_queens(const cxxopts::ParseResult& args) {
-  constexpr std::uint64_t bytes_per_queen = 9;
+/// The bytes verify may take: --memory-limit, or the memory available (0: unknown, no bound).
+std::uint64_t verify_memory_limit(const cxxopts::ParseResult& args) {
   const auto limit = args.count("memory-limit")
                          ? std::optional(parse_byte_size(args["memory-limit"].as<std::string>()))
                          : available_memory_bytes();
   if (!limit) return 0;
-  if (*limit < bytes_per_queen)  // 0 would mean no bound
+  if (*limit < held_bytes_per_queen)  // 0 would mean no bound
     throw resource_error("a memory limit of " + std::to_string(*limit) +
                          " bytes leaves no room for a board (verify needs about 9 bytes per "
                          "queen; see --memory-limit)");
-  return *limit / bytes_per_queen;
+  return *limit;
 }
 
 /// One line of `in` (without its newline); false at the end. A line longer than a board of
@@ -78,7 +81,7 @@ int run_verify(int argc, char** argv) {
       ("f,format", "auto (each detected), positions, grid, matrix, json, npy or raw (binary uint32 rows, 0-based)", cxxopts::value<std::string>()->default_value("auto"))
       ("json", "report as JSON (columns 0-based)")
       ("each", "one board per line (positions or JSON lines, as solutions writes): a report per board; exit 0 when every one is valid")
-      ("memory-limit", "refuse boards needing more than this, e.g. 512M (about 9 bytes per queen; default: what is available)", cxxopts::value<std::string>())
+      ("memory-limit", "refuse boards needing more than this, e.g. 512M (about 1.3 bytes per queen from an npy, raw or one-line positions file, 9 from standard input or other layouts; default: what is available)", cxxopts::value<std::string>())
       ("t,threads", "count the lines of a board of a million queens or more on T threads (default: every core); the report does not depend on them", cxxopts::value<std::string>())
       ("h,help", "show this help");
   // clang-format on
@@ -94,7 +97,8 @@ int run_verify(int argc, char** argv) {
     in = opened.get();
   }
   const std::string source = path == "-" ? "standard input" : path;
-  const std::uint64_t max_queens = max_verify_queens(args);
+  const std::uint64_t memory_limit = verify_memory_limit(args);
+  const std::uint64_t max_queens = memory_limit / held_bytes_per_queen;
   const bool json = args.count("json") > 0;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (args.count("threads")) {
@@ -104,7 +108,11 @@ int run_verify(int argc, char** argv) {
     threads = static_cast<unsigned>(asked);
   }
   if (!args.count("each")) {
-    const verify_report report = verify_board(read_board(in, format, source, max_queens), threads);
+    // A file streams (about 1 bit a line); other input is held whole.
+    std::optional<verify_report> streamed =
+        detail::verify_streamed(in, format, source, threads, memory_limit);
+    const verify_report report =
+        streamed ? *streamed : verify_board(read_board(in, format, source, max_queens), threads);
     std::fputs((json ? nq::to_json(report) + "\n" : describe(report)).c_str(), stdout);
     return report.valid() ? exit_ok : exit_unsolved;
   }

@@ -223,7 +223,7 @@ board_format detect_binary(byte_source& bytes) {
   return board_format::auto_detect;
 }
 
-std::vector<row_t> read_npy(byte_source& bytes) {
+npy_layout read_npy_header(byte_source& bytes) {
   static_assert(std::endian::native == std::endian::little, "npy data is read as held");
   char lead[8];
   if (bytes.read_bytes(lead, sizeof lead) != sizeof lead || std::string_view(lead, 6) != npy_magic)
@@ -266,7 +266,12 @@ std::vector<row_t> read_npy(byte_source& bytes) {
   if (!one_dimension)
     bytes.fail("npy shape " + std::string(shape.empty() ? "(none)" : shape) +
                " is not one row per column (expected a shape of (n,))");
-  return read_items(bytes, n, width, is_signed, "the npy array");
+  return {n, width, is_signed, 8 + size_width + header_size};
+}
+
+std::vector<row_t> read_npy(byte_source& bytes) {
+  const npy_layout layout = read_npy_header(bytes);
+  return read_items(bytes, layout.n, layout.width, layout.is_signed, "the npy array");
 }
 
 std::vector<row_t> read_raw(byte_source& bytes) {

@@ -71,6 +71,15 @@ std::string describe_byte(int c);
 /// auto_detect for a text board.
 board_format detect_binary(byte_source& bytes);
 board_format detect_format(byte_source& bytes);
+/// What an npy header says: n items of `width` bytes, from byte `data_offset` of the file.
+struct npy_layout {
+  std::uint64_t n = 0;
+  unsigned width = 0;
+  bool is_signed = false;
+  std::uint64_t data_offset = 0;
+};
+/// Reads an npy header (and checks it, as read_npy does), leaving `bytes` at its data.
+npy_layout read_npy_header(byte_source& bytes);
 /// NumPy's .npy, versions 1.0 to 3.0: a one-dimensional array of little-endian integers
 /// ('<u4', '<i4', '<u8', '<i8'), C order, its data exactly n items.
 std::vector<row_t> read_npy(byte_source& bytes);

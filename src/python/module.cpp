@@ -21,6 +21,7 @@
 
 #include "core/board_io.hpp"
 #include "core/whole_number.hpp"
+#include "core/verify_stream.hpp"
 #include "engine/local_parameters.hpp"
 #include "engine/solve_job.hpp"
 #include "nqueens/algorithms.hpp"
@@ -128,8 +129,11 @@ verify_report verify_file(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw usage_error("cannot open " + path + ": " + std::strerror(errno));
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, &std::fclose);
-  return verify_board(read_board(file, board_format::auto_detect, path),
-                      std::max(1u, std::thread::hardware_concurrency()));
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  // npy, raw and one-line positions stream, as in nqueens verify; the rest is held.
+  if (auto streamed = detail::verify_streamed(file, board_format::auto_detect, path, threads, 0))
+    return *streamed;
+  return verify_board(read_board(file, board_format::auto_detect, path), threads);
 }
 
 /// rows as a board: zero-copy when they are already C-contiguous uint32, else converted; a path
