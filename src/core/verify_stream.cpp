@@ -4,11 +4,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <barrier>
 #include <cerrno>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/board_parsers.hpp"
@@ -20,6 +25,15 @@ namespace nq::detail {
 namespace {
 
 constexpr std::size_t buffer_bytes = std::size_t{1} << 22;
+/// Columns read at once in pieces of 2^20 columns of npy or raw, or of 2 MiB of positions
+/// (2^20 numbers at most).
+constexpr index_t binary_piece = index_t{1} << 20;
+constexpr std::uint64_t text_piece_bytes = std::uint64_t{1} << 21;
+/// Columns a batch: a row and three line entries each (16 bytes), about a byte a queen of the
+/// board's up to 2^25 columns (512 MiB).
+index_t batch_size(index_t n) {
+  return std::clamp<index_t>(n / 16, binary_piece, index_t{1} << 25);
+}
 
 /// Where a board lies in its file and how its rows are held.
 struct board_file {
@@ -30,6 +44,13 @@ struct board_file {
   unsigned width = 4;
   bool is_signed = false;
   std::uint64_t size = 0;  // the file's bytes
+};
+
+/// Part of a board read by one thread: columns [first_col, first_col + count), which in a
+/// positions file are the numbers starting in bytes [begin, end).
+struct text_piece {
+  index_t first_col = 0, count = 0;
+  std::uint64_t begin = 0, end = 0;
 };
 
 /// Up to `size` bytes at `offset`; fewer only at the end of the file.
@@ -45,38 +66,41 @@ std::size_t read_at(int fd, char* out, std::size_t size, std::uint64_t offset) {
   return done;
 }
 
-/// Calls visit(first_col, rows, count) for the board's columns in order, a block at a time,
-/// until it returns false. False when a row lies off the board (or the file changed under us).
-template <class Item, class Visit>
-bool scan_items(const board_file& f, Visit&& visit) {
-  const index_t block = std::min<index_t>(f.n, buffer_bytes / sizeof(Item));
-  std::vector<Item> items(block);
-  std::vector<row_t> converted(std::is_same_v<Item, row_t> ? 0 : block);
-  for (index_t col = 0; col < f.n;) {
-    const index_t count = std::min<index_t>(f.n - col, block);
+/// Columns [first, first + count) of an npy or raw board's rows into `out`; false where one
+/// lies off the board (or the file changed under us).
+template <class Item>
+bool read_items(const board_file& f, index_t first, index_t count, row_t* out) {
+  const std::uint64_t offset = f.data_offset + first * sizeof(Item);
+  if constexpr (std::is_same_v<Item, row_t>) {
     const std::size_t want = static_cast<std::size_t>(count) * sizeof(Item);
-    if (read_at(f.fd, reinterpret_cast<char*>(items.data()), want,
-                f.data_offset + col * sizeof(Item)) != want)
-      return false;
-    const row_t* rows = nullptr;
-    if constexpr (std::is_same_v<Item, row_t>) {
-      if (*std::max_element(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(count)) >=
-          f.n)
+    return read_at(f.fd, reinterpret_cast<char*>(out), want, offset) == want &&
+           std::all_of(out, out + count, [&](row_t row) { return row < f.n; });
+  } else {
+    std::vector<Item> items(std::min<index_t>(count, buffer_bytes / sizeof(Item)));
+    for (index_t done = 0; done < count;) {
+      const index_t chunk = std::min<index_t>(count - done, items.size());
+      const std::size_t want = static_cast<std::size_t>(chunk) * sizeof(Item);
+      if (read_at(f.fd, reinterpret_cast<char*>(items.data()), want,
+                  offset + done * sizeof(Item)) != want)
         return false;
-      rows = items.data();
-    } else {
-      for (index_t i = 0; i < count; ++i) {
+      for (index_t i = 0; i < chunk; ++i) {
         // A negative row becomes a huge one, off the board as well.
         const auto row = static_cast<index_t>(items[i]);
         if (row >= f.n) return false;
-        converted[i] = static_cast<row_t>(row);
+        out[done + i] = static_cast<row_t>(row);
       }
-      rows = converted.data();
+      done += chunk;
     }
-    if (!visit(col, rows, count)) return true;
-    col += count;
+    return true;
   }
-  return true;
+}
+
+bool read_columns(const board_file& f, index_t first, index_t count, row_t* out) {
+  if (f.width == 4)
+    return f.is_signed ? read_items<std::int32_t>(f, first, count, out)
+                       : read_items<row_t>(f, first, count, out);
+  return f.is_signed ? read_items<std::int64_t>(f, first, count, out)
+                     : read_items<std::uint64_t>(f, first, count, out);
 }
 
 /// The same for a one-line positions board whose numbers pass A found to be 1..n.
@@ -119,12 +143,18 @@ bool scan_positions(const board_file& f, Visit&& visit) {
   return col + held == f.n;
 }
 
+/// Calls visit(first_col, rows, count) for the board's columns in order, a block at a time,
+/// until it returns false. False when a row lies off the board.
 template <class Visit>
 bool scan_columns(const board_file& f, Visit&& visit) {
   if (f.format == board_format::positions) return scan_positions(f, visit);
-  if (f.width == 4)
-    return f.is_signed ? scan_items<std::int32_t>(f, visit) : scan_items<row_t>(f, visit);
-  return f.is_signed ? scan_items<std::int64_t>(f, visit) : scan_items<std::uint64_t>(f, visit);
+  std::vector<row_t> rows(std::min<index_t>(f.n, buffer_bytes / sizeof(row_t)));
+  for (index_t col = 0; col < f.n; col += rows.size()) {
+    const index_t count = std::min<index_t>(f.n - col, rows.size());
+    if (!read_columns(f, col, count, rows.data())) return false;
+    if (!visit(col, rows.data(), count)) return true;
+  }
+  return true;
 }
 
 /// What pass A finds in a byte range of a positions file: its numbers, and what decides
@@ -137,84 +167,114 @@ struct text_summary {
 };
 
 /// Pass A over bytes [begin, end) of a positions file: a number belongs to the range holding
-/// its first digit, and is read to its end past `end`.
-text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t size) {
+/// its first digit, and is read to its end past `end`. With `out`, the numbers' rows (number
+/// - 1) are written there too.
+text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t size,
+                       row_t* out = nullptr) {
   text_summary s;
-  std::vector<char> buffer(std::min<std::uint64_t>(size - begin + 1, buffer_bytes));
+  // A piece's bytes and a number's end past them (a number longer than 32 digits is no row).
+  std::vector<char> buffer(std::min<std::uint64_t>(end - begin + 32, buffer_bytes));
   char before = ' ';
   if (begin > 0 && read_at(fd, &before, 1, begin - 1) != 1) return s.well_formed = false, s;
-  bool in_number = before >= '0' && before <= '9', counted = false, break_pending = false;
+  const auto is_digit = [](char c) { return static_cast<unsigned char>(c - '0') < 10; };
+  bool in_number = false, break_pending = false, skipping = is_digit(before);
+  // Capped, so that a number of many digits stays off the board rather than wrapping round.
+  constexpr index_t cap = index_t{1} << 40;
   index_t value = 0;
-  for (std::uint64_t at = begin; at < size;) {
+  const auto emit = [&] {
+    if (value - 1 >= max_n) s.well_formed = false;  // 0, or past the largest board
+    if (out && s.well_formed) out[s.numbers] = static_cast<row_t>(value - 1);
+    ++s.numbers;
+    value = 0;
+    in_number = false;
+  };
+  std::uint64_t at = begin;
+  while (at < end && s.well_formed) {
     const std::size_t got = read_at(fd, buffer.data(), buffer.size(), at);
     if (got == 0) break;
+    const std::size_t in_range = static_cast<std::size_t>(std::min<std::uint64_t>(got, end - at));
     std::size_t i = 0;
-    for (; i < got; ++i) {
+    if (skipping) {  // the digits of the number the range before holds
+      while (i < in_range && is_digit(buffer[i])) ++i;
+      s.has_digit = s.has_digit || i > 0;
+      skipping = i == in_range;
+    }
+    for (; i < in_range; ++i) {
       const char c = buffer[i];
       const unsigned digit = static_cast<unsigned char>(c) - unsigned{'0'};
       if (digit < 10) {
-        if (at + i >= end && !in_number) break;                // the next range's number
-        if (!in_number) counted = at + i >= begin, value = 0;  // a number of ours
-        in_number = true;
-        value = value * 10 + digit;
-        if (counted && value > max_n) s.well_formed = false;
-        if (at + i < end) {
-          if (break_pending) s.break_inside = true;
+        if (!in_number) {
+          s.break_inside = s.break_inside || break_pending;
           break_pending = false;
-          s.has_digit = true;
+          s.has_digit = in_number = true;
         }
+        value = std::min(value * 10 + digit, cap);
         continue;
       }
-      if (in_number && counted) {
-        ++s.numbers;
-        if (value == 0) s.well_formed = false;
-      }
-      in_number = counted = false;
-      if (at + i >= end) break;
+      if (in_number) emit();
       if (c == '\n') {
         s.has_break = true;
-        if (s.has_digit)
-          break_pending = true;
-        else
-          s.break_before_first = true;
+        (s.has_digit ? break_pending : s.break_before_first) = true;
       } else if (c != ' ' && c != ',' && c != '\t' && c != '\r' && c != '\v' && c != '\f') {
         s.well_formed = false;
+        break;
       }
     }
-    if (i < got || !s.well_formed) break;
-    at += got;
-    if (at >= end && !in_number) break;
+    at += in_range;
+    if (in_range < got || at >= end) {  // a number that runs past the range ends there
+      std::size_t k = in_range;
+      for (; in_number && k < got && is_digit(buffer[k]); ++k)
+        value = std::min(value * 10 + static_cast<unsigned>(buffer[k] - '0'), cap);
+      char c = 0;
+      for (std::uint64_t next = at + (k - in_range);
+           in_number && k == got && next < size && read_at(fd, &c, 1, next) == 1 && is_digit(c);
+           ++next)  // the buffer ended inside the number: read on
+        value = std::min(value * 10 + static_cast<unsigned>(c - '0'), cap);
+      break;
+    }
   }
-  if (in_number && counted) {  // the file ends in a number
-    ++s.numbers;
-    if (value == 0) s.well_formed = false;
-  }
+  if (in_number) emit();
   s.break_after_last = break_pending;
   return s;
 }
 
-}  // namespace
-
-index_t count_positions(int fd, std::uint64_t size, unsigned parts) {
+/// The pieces of a positions file cut into `parts` byte ranges, counted on `threads` threads,
+/// where it is one line of numbers 1..max_n; none otherwise.
+std::vector<text_piece> split_positions(int fd, std::uint64_t size, unsigned parts,
+                                        unsigned threads) {
   std::vector<text_summary> summaries(parts);
-  worker_threads workers(parts, [&](unsigned t) {
-    summaries[t] = summarize(fd, size * t / parts, size * (t + 1) / parts, size);
+  std::atomic<unsigned> next{0};
+  worker_threads workers(std::min(threads, parts), [&](unsigned) {
+    for (unsigned k = next++; k < parts; k = next++)
+      summaries[k] = summarize(fd, size * k / parts, size * (k + 1) / parts, size);
   });
   workers.join();
+  std::vector<text_piece> pieces;
   index_t n = 0;
   bool seen_digit = false, break_pending = false;
-  for (const text_summary& s : summaries) {
-    if (!s.well_formed || s.break_inside) return 0;
+  for (unsigned k = 0; k < parts; ++k) {
+    const text_summary& s = summaries[k];
+    if (!s.well_formed || s.break_inside) return {};
     if (s.has_digit) {
-      if (seen_digit && (break_pending || s.break_before_first)) return 0;
+      if (seen_digit && (break_pending || s.break_before_first)) return {};
       seen_digit = true;
       break_pending = s.break_after_last;
     } else if (seen_digit && s.has_break) {
       break_pending = true;
     }
+    if (s.numbers) pieces.push_back({n, s.numbers, size * k / parts, size * (k + 1) / parts});
     n += s.numbers;
   }
-  return n <= max_n ? n : 0;
+  if (n > max_n) return {};
+  return pieces;
+}
+
+}  // namespace
+
+index_t count_positions(int fd, std::uint64_t size, unsigned parts) {
+  index_t n = 0;
+  for (const text_piece& piece : split_positions(fd, size, parts, parts)) n += piece.count;
+  return n;
 }
 
 namespace {
@@ -251,63 +311,214 @@ class line_share {
   std::unordered_map<index_t, index_t> many_;
 };
 
-/// What one thread found on its share of the lines.
-struct share_count {
-  index_t conflicts = 0;
-  index_t first_attacked = 0;  // the first column landing on an occupied line of the share
-  bool readable = true;
-};
+/// One thread's share of the lines: each block of columns marks the lines of the share its
+/// queens land on, counting the pairs they make.
+class share_counter {
+ public:
+  share_counter(index_t n, unsigned t, unsigned parts)
+      : n_(n),
+        rows_(cut(n, t, parts), cut(n, t + 1, parts) - cut(n, t, parts)),
+        diags_(cut(diag_line_count(n), t, parts),
+               cut(diag_line_count(n), t + 1, parts) - cut(diag_line_count(n), t, parts)),
+        antis_(diags_.low(), diags_.count()),
+        first_attacked_(n) {}
 
-share_count count_share(const board_file& f, unsigned t, unsigned parts) {
-  const index_t n = f.n, lines = diag_line_count(n);
-  const auto cut = [&](index_t count, unsigned k) {
+  index_t conflicts() const { return conflicts_; }
+  /// The first column landing on an occupied line of the share (n: none).
+  index_t first_attacked() const { return first_attacked_; }
+
+  void mark_block(index_t first, const row_t* queen_row, index_t count) {
+    // The lines are met at random, a cache miss each: they are asked for `ahead` columns
+    // early, so that many misses are under way at once.
+    constexpr index_t ahead = 16;
+    for (index_t i = 0; i < count; ++i) {
+      if (i + ahead < count) {
+        const index_t c = first + i + ahead, r = queen_row[i + ahead];
+        __builtin_prefetch(word_of(rows_, r), 1);
+        __builtin_prefetch(word_of(diags_, diag_index(n_, c, r)), 1);
+        __builtin_prefetch(word_of(antis_, anti_diag_index(c, r)), 1);
+      }
+      const index_t col = first + i, row = queen_row[i];
+      const index_t d = diag_index(n_, col, row), a = anti_diag_index(col, row);
+      const bool on_row = mark(rows_, row), on_diag = mark(diags_, d), on_anti = mark(antis_, a);
+      if (on_row | on_diag | on_anti) [[unlikely]] {
+        if (on_row) conflicts_ += rows_.add_again(row - rows_.low());
+        if (on_diag) conflicts_ += diags_.add_again(d - diags_.low());
+        if (on_anti) conflicts_ += antis_.add_again(a - antis_.low());
+        if (first_attacked_ == n_) first_attacked_ = col;
+      }
+    }
+  }
+
+ private:
+  static index_t cut(index_t count, unsigned k, unsigned parts) {
     return count / parts * k + std::min<index_t>(k, count % parts);
-  };
-  line_share rows(cut(n, t), cut(n, t + 1) - cut(n, t));
-  line_share diags(cut(lines, t), cut(lines, t + 1) - cut(lines, t));
-  line_share antis(cut(lines, t), cut(lines, t + 1) - cut(lines, t));
-  share_count out;
-  out.first_attacked = n;
-  std::uint64_t elsewhere = 0;  // where a line of another share is marked, unread
-  // The word of `line` in `share`, or `elsewhere` for a line of another share: every column
-  // marks its three lines without a branch on whose they are.
-  const auto word_of = [&](line_share& share, index_t line) {
+  }
+  /// The word of `line` in `share`, or elsewhere_ for a line of another share: every column
+  /// marks its three lines without a branch on whose they are.
+  std::uint64_t* word_of(line_share& share, index_t line) {
     const index_t local = line - share.low();
-    return local < share.count() ? share.words() + local / 64 : &elsewhere;
-  };
-  const auto mark = [&](line_share& share, index_t line) {
+    return local < share.count() ? share.words() + local / 64 : &elsewhere_;
+  }
+  bool mark(line_share& share, index_t line) {
     const index_t local = line - share.low();
     const bool ours = local < share.count();
-    std::uint64_t* word = ours ? share.words() + local / 64 : &elsewhere;
+    std::uint64_t* word = ours ? share.words() + local / 64 : &elsewhere_;
     const std::uint64_t bit = ours ? std::uint64_t{1} << (local % 64) : 0;
     const std::uint64_t old = *word;
     *word = old | bit;
     return (old & bit) != 0;
-  };
-  // The lines are met at random, a cache miss each: they are asked for `ahead` columns early,
-  // so that many misses are under way at once.
-  constexpr index_t ahead = 48;
-  out.readable = scan_columns(f, [&](index_t first, const row_t* queen_row, index_t count) {
-    for (index_t i = 0; i < count; ++i) {
-      if (i + ahead < count) {
-        const index_t c = first + i + ahead, r = queen_row[i + ahead];
-        __builtin_prefetch(word_of(rows, r), 1);
-        __builtin_prefetch(word_of(diags, diag_index(n, c, r)), 1);
-        __builtin_prefetch(word_of(antis, anti_diag_index(c, r)), 1);
+  }
+
+  index_t n_;
+  line_share rows_, diags_, antis_;
+  std::uint64_t elsewhere_ = 0;  // where lines of other shares are marked, unread
+  index_t conflicts_ = 0, first_attacked_;
+};
+
+/// The rows of piece p of the board (npy or raw: columns from p.first_col; positions: the
+/// numbers of bytes [p.begin, p.end)) into `out`; false where one lies off the board.
+bool fill_piece(const board_file& f, const text_piece& p, row_t* out) {
+  if (f.format == board_format::positions)
+    return summarize(f.fd, p.begin, p.end, f.size, out).numbers == p.count &&
+           std::all_of(out, out + p.count, [&](row_t row) { return row < f.n; });
+  return read_columns(f, p.first_col, p.count, out);
+}
+
+/// The board a batch of columns at a time on `parts` threads: they read each batch's pieces
+/// into one block, then each does its part of the work on all of it.
+class batch_reader {
+ public:
+  batch_reader(const board_file& f, std::vector<text_piece> pieces, index_t batch, unsigned parts)
+      : f_(f), pieces_(std::move(pieces)), parts_(parts), sync_(parts, decide{this}) {
+    for (const text_piece& p : pieces_) batch = std::max(batch, p.count);
+    block_.resize(batch);
+  }
+
+  /// work(t, first_col, queen_row, count) on thread t for each batch in turn; it may call
+  /// sync() (as often on every thread) and stop(). False where a row lies off the board;
+  /// rethrows what a thread threw.
+  template <class Work>
+  bool run(Work&& work) {
+    worker_threads workers(parts_, [&](unsigned t) {
+      for (std::size_t from = 0; from < pieces_.size();) {
+        std::size_t to = from;
+        index_t columns = 0;
+        do columns += pieces_[to++].count;
+        while (to < pieces_.size() && columns + pieces_[to].count <= block_.size());
+        const index_t first = pieces_[from].first_col;
+        attempt([&] {
+          for (std::size_t k = from + t; k < to; k += parts_)
+            if (!fill_piece(f_, pieces_[k], block_.data() + (pieces_[k].first_col - first)))
+              unreadable_ = true;
+        });
+        sync();
+        if (!going_) break;
+        attempt([&] { work(t, first, block_.data(), columns); });
+        sync();
+        if (!going_) break;
+        from = to;
       }
-      const index_t col = first + i, row = queen_row[i];
-      const index_t d = diag_index(n, col, row), a = anti_diag_index(col, row);
-      const bool on_row = mark(rows, row), on_diag = mark(diags, d), on_anti = mark(antis, a);
-      if (on_row | on_diag | on_anti) [[unlikely]] {
-        if (on_row) out.conflicts += rows.add_again(row - rows.low());
-        if (on_diag) out.conflicts += diags.add_again(d - diags.low());
-        if (on_anti) out.conflicts += antis.add_again(a - antis.low());
-        if (out.first_attacked == n) out.first_attacked = col;
-      }
+    });
+    workers.join();
+    if (failure_) std::rethrow_exception(failure_);
+    return !unreadable_;
+  }
+
+  void sync() { sync_.arrive_and_wait(); }
+  /// Ends the run after this batch.
+  void stop() { stop_ = true; }
+  /// Runs `step`, keeping what it throws for run() and ending the run after this batch.
+  template <class Step>
+  void attempt(Step&& step) {
+    try {
+      step();
+    } catch (...) {
+      const std::lock_guard lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      stop_ = true;
     }
-    return true;
-  });
-  return out;
+  }
+
+ private:
+  /// Read by every thread after a barrier and written only as the last thread arrives at one,
+  /// so that all of them take the same turn.
+  struct decide {
+    batch_reader* reader;
+    void operator()() noexcept { reader->going_ = !reader->stop_ && !reader->unreadable_; }
+  };
+
+  const board_file& f_;
+  std::vector<text_piece> pieces_;
+  unsigned parts_;
+  std::vector<row_t> block_;
+  std::barrier<decide> sync_;
+  std::atomic<bool> stop_{false}, unreadable_{false};
+  bool going_ = true;
+  std::mutex mutex_;
+  std::exception_ptr failure_;
+};
+
+/// Whether some line of the board holds two queens (nullopt: a row lies off the board), found
+/// in cache: each batch's lines are sorted by region of the line bits (512 KiB each, one
+/// thread's), then each thread sets the bits of its regions. The lines of a column are met
+/// at random, a cache miss each if marked at once; sorted, a region's bits are set together.
+std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned parts) {
+  constexpr unsigned region_bits = 22;
+  const index_t lines = diag_line_count(n), bits = n + 2 * lines;
+  const std::size_t regions = static_cast<std::size_t>((bits >> region_bits) + 1);
+  std::vector<std::uint64_t> seen;
+  resize_on_huge_pages(seen, regions << (region_bits - 6));
+  std::vector<std::uint32_t> entries;
+  // histogram[t][r]: the lines thread t's columns put in region r, then where they go.
+  std::vector<std::vector<std::size_t>> histogram(parts, std::vector<std::size_t>(regions));
+  std::atomic<bool> twice{false};
+  const auto line_bits = [n, lines](index_t col, index_t row) {
+    return std::array<index_t, 3>{row, n + diag_index(n, col, row),
+                                  n + lines + anti_diag_index(col, row)};
+  };
+  const bool readable =
+      reader.run([&](unsigned t, index_t first, const row_t* queen_row, index_t count) {
+        const index_t begin = count * t / parts, end = count * (t + 1) / parts;
+        std::vector<std::size_t>& mine = histogram[t];
+        std::fill(mine.begin(), mine.end(), 0);
+        for (index_t i = begin; i < end; ++i)
+          for (const index_t bit : line_bits(first + i, queen_row[i])) ++mine[bit >> region_bits];
+        reader.sync();
+        if (t == 0) {  // where each thread's lines of each region go, in column order
+          std::size_t at = 0;
+          for (std::size_t r = 0; r < regions; ++r)
+            for (unsigned k = 0; k < parts; ++k) at += std::exchange(histogram[k][r], at);
+          if (entries.size() < at) entries.resize(at);
+        }
+        reader.sync();
+        for (index_t i = begin; i < end; ++i)
+          for (const index_t bit : line_bits(first + i, queen_row[i]))
+            entries[mine[bit >> region_bits]++] =
+                static_cast<std::uint32_t>(bit & ((index_t{1} << region_bits) - 1));
+        reader.sync();
+        // Thread t's regions end where thread parts - 1 put its last line of them.
+        const std::size_t r0 = regions * t / parts, r1 = regions * (t + 1) / parts;
+        std::size_t from = r0 == 0 ? 0 : histogram[parts - 1][r0 - 1];
+        bool found = false;
+        for (std::size_t r = r0; r < r1; ++r) {
+          std::uint64_t* words = seen.data() + (r << (region_bits - 6));
+          const std::size_t to = histogram[parts - 1][r];
+          for (std::size_t e = from; e < to; ++e) {
+            const std::uint32_t local = entries[e];
+            const std::uint64_t bit = std::uint64_t{1} << (local % 64);
+            found |= (words[local / 64] & bit) != 0;
+            words[local / 64] |= bit;
+          }
+          from = to;
+        }
+        if (found) {
+          twice = true;
+          reader.stop();
+        }
+      });
+  if (!readable) return std::nullopt;
+  return twice.load();
 }
 
 /// Calls visit(col, row) for each column in order until it returns false.
@@ -362,9 +573,11 @@ std::optional<board_file> open_board(std::FILE* in, board_format format,
 }  // namespace
 
 std::uint64_t streamed_verify_bytes(index_t n, unsigned threads) {
-  // Each share rounds up to whole words; every thread holds a read buffer.
-  const std::uint64_t bits = n + 2 * diag_line_count(n) + 3 * 64 * std::uint64_t{threads};
-  return 2 * (bits / 8) + std::uint64_t{threads} * buffer_bytes;
+  // A bit a line (whole regions, whole words for each share), a batch's rows and line entries,
+  // and a read buffer a thread; with a clash, a second bit a line.
+  const std::uint64_t bits =
+      n + 2 * diag_line_count(n) + (std::uint64_t{1} << 22) + 3 * 64 * std::uint64_t{threads};
+  return 2 * (bits / 8) + 16 * batch_size(n) + std::uint64_t{threads} * buffer_bytes;
 }
 
 std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
@@ -379,8 +592,14 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
   if (!file || (file->format != board_format::positions && file->n < smallest)) return std::nullopt;
   board_file& f = *file;
   threads = std::max(1u, threads);
+  std::vector<text_piece> text_pieces;
   if (f.format == board_format::positions) {
-    f.n = count_positions(f.fd, f.size, f.size < (std::uint64_t{1} << 24) ? 1u : threads);
+    // Pieces of 2 MiB or fewer, at least one a thread: each holds no more numbers than a batch.
+    const auto parts = static_cast<unsigned>(
+        std::max<std::uint64_t>(threads, (f.size + text_piece_bytes - 1) / text_piece_bytes));
+    text_pieces = split_positions(f.fd, f.size, parts, threads);
+    f.n = 0;
+    for (const text_piece& piece : text_pieces) f.n += piece.count;
     if (f.n == 0 || f.n < smallest) return std::nullopt;
   }
   // Below a million queens one thread is quicker than starting more.
@@ -390,20 +609,41 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
     throw resource_error(source + ": verifying " + std::to_string(f.n) + " queens needs about " +
                          std::to_string(needed) + " bytes, more than the memory limit allows (" +
                          std::to_string(memory_limit) + " bytes; see --memory-limit)");
-  std::vector<share_count> counts(parts);
-  worker_threads workers(parts, [&](unsigned t) { counts[t] = count_share(f, t, parts); });
-  workers.join();
+  std::vector<text_piece> pieces = std::move(text_pieces);
+  if (f.format != board_format::positions)
+    for (index_t col = 0; col < f.n; col += binary_piece)
+      pieces.push_back({col, std::min(binary_piece, f.n - col), 0, 0});
+  const index_t batch = batch_size(f.n);
+  {
+    batch_reader reader(f, pieces, batch, parts);
+    const std::optional<bool> twice = any_line_twice(reader, f.n, parts);
+    if (!twice) return std::nullopt;
+    if (!*twice) {
+      verify_report report;
+      report.n = f.n;
+      return report;
+    }
+  }
+  // A clash: counted exactly, each thread marking its share of the lines for every column.
+  std::vector<index_t> conflicts(parts, 0), first_attacked(parts, f.n);
+  std::vector<std::optional<share_counter>> shares(parts);
+  batch_reader reader(f, std::move(pieces), batch, parts);
+  if (!reader.run([&](unsigned t, index_t first, const row_t* queen_row, index_t count) {
+        if (!shares[t]) shares[t].emplace(f.n, t, parts);
+        shares[t]->mark_block(first, queen_row, count);
+      }))
+    return std::nullopt;
+  for (unsigned t = 0; t < parts; ++t)
+    if (shares[t])
+      conflicts[t] = shares[t]->conflicts(), first_attacked[t] = shares[t]->first_attacked();
   verify_report report;
   report.n = f.n;
-  index_t first_attacked = f.n;
-  for (const share_count& c : counts) {
-    if (!c.readable) return std::nullopt;
-    report.conflicts += c.conflicts;
-    first_attacked = std::min(first_attacked, c.first_attacked);
-  }
-  if (first_attacked == f.n) return report;
+  for (unsigned t = 0; t < parts; ++t) report.conflicts += conflicts[t];
+  const index_t first_attacked_col =
+      *std::min_element(first_attacked.begin(), first_attacked.end());
+  if (first_attacked_col == f.n) return report;
   // Its partner is the earliest column on one of its lines; two queens share at most one line.
-  const index_t col_b = first_attacked, row_b = row_of(f, col_b), n = f.n;
+  const index_t col_b = first_attacked_col, row_b = row_of(f, col_b), n = f.n;
   for_each_column(f, [&](index_t col_a, index_t row_a) {
     if (col_a >= col_b) return false;
     line_kind kind = line_kind::row;
