@@ -292,5 +292,60 @@ TEST(VerifyStream, LeavesWhatItCannotStreamToTheReader) {
   EXPECT_FALSE(detail::verify_streamed(file.get(), board_format::raw, "t", 1, 0, 5).has_value());
 }
 
+/// What read_board then verify_board report for `bytes`, or the reader's message.
+std::string held_outcome(const std::string& bytes,
+                         board_format format = board_format::auto_detect) {
+  const tmp_file file = file_of(bytes);
+  try {
+    const verify_report r = verify_board(read_board(file.get(), format, "t"));
+    return "n=" + std::to_string(r.n) + " conflicts=" + std::to_string(r.conflicts);
+  } catch (const std::exception& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+std::string streamed_outcome(const std::string& bytes, unsigned threads,
+                             board_format format = board_format::auto_detect) {
+  const tmp_file file = file_of(bytes);
+  try {
+    const auto got = detail::verify_streamed(file.get(), format, "t", threads, 0, 1);
+    if (!got) {
+      const verify_report r = verify_board(read_board(file.get(), format, "t"));
+      return "n=" + std::to_string(r.n) + " conflicts=" + std::to_string(r.conflicts);
+    }
+    return "n=" + std::to_string(got->n) + " conflicts=" + std::to_string(got->conflicts);
+  } catch (const std::exception& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// The held reader ends a positions board at its first complete line break and then accepts
+// whitespace only: a comma after it is "expected the end of input".
+TEST(VerifyStream, RefusesWhatFollowsTheBoardAsTheReaderDoes) {
+  for (const std::string text : {"2 4 1 3\n,", "2 4 1 3\n ,\n", "2 4 1 3\r\n,,", "2,4,1,3,\n,"})
+    for (const unsigned threads : {1u, 2u})
+      EXPECT_EQ(streamed_outcome(text, threads), held_outcome(text)) << "'" << text << "'";
+}
+
+// Numbers the reader takes: leading zeros, many digits, commas and tabs anywhere on the line.
+TEST(VerifyStream, ReadsNumbersAsTheReaderDoes) {
+  for (const std::string text :
+       {"0002 0004 1 3", "000000000000000000000000000002 4 1 3\n", ",2,4,,1,3,", "2 4 1 3 0",
+        "2 4 1 99999999999999999999999999", "\t2\v4\f1\r3\r\n", "2 4 1 3 \n\n\n"})
+    for (const unsigned threads : {1u, 3u})
+      EXPECT_EQ(streamed_outcome(text, threads), held_outcome(text)) << "'" << text << "'";
+}
+
+// Input that does not start at byte 0 of its file (a shell's `{ head -c 3; nqueens verify -; }
+// < file`): not streamed, and read_board must read from where the FILE stood.
+TEST(VerifyStream, LeavesAFileNotAtItsStartWhereItWas) {
+  const tmp_file file = file_of("xx\n2 4 1 3\n");
+  ASSERT_EQ(std::fseek(file.get(), 3, SEEK_SET), 0);
+  EXPECT_FALSE(
+      detail::verify_streamed(file.get(), board_format::auto_detect, "t", 1, 0, 1).has_value());
+  EXPECT_EQ(std::ftell(file.get()), 3);
+  EXPECT_NO_THROW(read_board(file.get(), board_format::auto_detect, "t"));
+}
+
 }  // namespace
 }  // namespace nq

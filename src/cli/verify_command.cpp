@@ -81,7 +81,7 @@ int run_verify(int argc, char** argv) {
       ("f,format", "auto (each detected), positions, grid, matrix, json, npy or raw (binary uint32 rows, 0-based)", cxxopts::value<std::string>()->default_value("auto"))
       ("json", "report as JSON (columns 0-based)")
       ("each", "one board per line (positions or JSON lines, as solutions writes): a report per board; exit 0 when every one is valid")
-      ("memory-limit", "refuse boards needing more than this, e.g. 512M (about 1.3 bytes per queen from an npy, raw or one-line positions file, 9 from standard input or other layouts; default: what is available)", cxxopts::value<std::string>())
+      ("memory-limit", "refuse boards needing more than this, e.g. 512M (a file of a million queens or more in npy, raw or positions on one line: 1 to 2 bytes a queen, 5 when it has a clash; otherwise about 9; default: what is available)", cxxopts::value<std::string>())
       ("t,threads", "count the lines of a board of a million queens or more on T threads (default: every core); the report does not depend on them", cxxopts::value<std::string>())
       ("h,help", "show this help");
   // clang-format on

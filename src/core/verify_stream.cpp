@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/board_parsers.hpp"
+#include "core/compact_lines.hpp"
 #include "core/huge_pages.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/error.hpp"
@@ -164,13 +165,15 @@ struct text_summary {
   bool well_formed = true;  // only digits, whitespace and commas; every number 1..max_n
   bool has_digit = false, break_before_first = false, break_inside = false,
        break_after_last = false, has_break = false;
+  // A comma anywhere, after a line break, after a line break after a number.
+  bool has_comma = false, comma_after_break = false, comma_inside = false;
 };
 
 /// Pass A over bytes [begin, end) of a positions file: a number belongs to the range holding
 /// its first digit, and is read to its end past `end`. With `out`, the numbers' rows (number
 /// - 1) are written there too.
 text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t size,
-                       row_t* out = nullptr) {
+                       row_t* out = nullptr, index_t capacity = 0) {
   text_summary s;
   // A piece's bytes and a number's end past them (a number longer than 32 digits is no row).
   std::vector<char> buffer(std::min<std::uint64_t>(end - begin + 32, buffer_bytes));
@@ -182,7 +185,8 @@ text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint
   constexpr index_t cap = index_t{1} << 40;
   index_t value = 0;
   const auto emit = [&] {
-    if (value - 1 >= max_n) s.well_formed = false;  // 0, or past the largest board
+    if (value - 1 >= max_n) s.well_formed = false;            // 0, or past the largest board
+    if (out && s.numbers >= capacity) s.well_formed = false;  // the file grew since pass A
     if (out && s.well_formed) out[s.numbers] = static_cast<row_t>(value - 1);
     ++s.numbers;
     value = 0;
@@ -215,7 +219,11 @@ text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint
       if (c == '\n') {
         s.has_break = true;
         (s.has_digit ? break_pending : s.break_before_first) = true;
-      } else if (c != ' ' && c != ',' && c != '\t' && c != '\r' && c != '\v' && c != '\f') {
+      } else if (c == ',') {  // the reader takes none after the board's line break
+        s.has_comma = true;
+        s.comma_after_break = s.comma_after_break || s.has_break;
+        s.comma_inside = s.comma_inside || break_pending;
+      } else if (c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f') {
         s.well_formed = false;
         break;
       }
@@ -254,7 +262,8 @@ std::vector<text_piece> split_positions(int fd, std::uint64_t size, unsigned par
   bool seen_digit = false, break_pending = false;
   for (unsigned k = 0; k < parts; ++k) {
     const text_summary& s = summaries[k];
-    if (!s.well_formed || s.break_inside) return {};
+    if (!s.well_formed || s.break_inside || s.comma_inside) return {};
+    if ((seen_digit && s.comma_after_break) || (break_pending && s.has_comma)) return {};
     if (s.has_digit) {
       if (seen_digit && (break_pending || s.break_before_first)) return {};
       seen_digit = true;
@@ -279,109 +288,61 @@ index_t count_positions(int fd, std::uint64_t size, unsigned parts) {
 
 namespace {
 
-/// One family of lines (rows, diagonals or anti-diagonals) cut to a thread's share [low,
-/// low + count): a bit for a line with a queen, a second (from the first clash on) for a line
-/// with two or more, and the queens on each line holding three or more.
-class line_share {
- public:
-  line_share(index_t low, index_t count) : low_(low), count_(count) {
-    resize_on_huge_pages(seen_, (count + 63) / 64);
-  }
-  index_t low() const { return low_; }
-  index_t count() const { return count_; }
-  std::uint64_t* words() { return seen_.data(); }
-
-  /// The pairs a queen on line `local` (already marked seen) adds: 1 for the second, k for the
-  /// (k + 1)-th.
-  index_t add_again(index_t local) {
-    if (crowded_.empty()) crowded_.assign((count_ + 63) / 64, 0);
-    std::uint64_t& word = crowded_[local / 64];
-    const std::uint64_t bit = std::uint64_t{1} << (local % 64);
-    if (!(word & bit)) {
-      word |= bit;
-      return 1;
-    }
-    auto [at, first] = many_.try_emplace(local, 2);
-    return at->second++;
-  }
-
- private:
-  index_t low_, count_;
-  std::vector<std::uint64_t> seen_, crowded_;
-  std::unordered_map<index_t, index_t> many_;
-};
-
-/// One thread's share of the lines: each block of columns marks the lines of the share its
-/// queens land on, counting the pairs they make.
+/// One thread's share of the lines of a board with a clash: a byte a line, as the held
+/// verify keeps, for the rows, diagonals and anti-diagonals in [low, low + count) of each
+/// family; each block of columns adds the queens of the share's lines, counting their pairs.
 class share_counter {
  public:
   share_counter(index_t n, unsigned t, unsigned parts)
       : n_(n),
-        rows_(cut(n, t, parts), cut(n, t + 1, parts) - cut(n, t, parts)),
-        diags_(cut(diag_line_count(n), t, parts),
-               cut(diag_line_count(n), t + 1, parts) - cut(diag_line_count(n), t, parts)),
-        antis_(diags_.low(), diags_.count()),
+        row_low_(cut(n, t, parts)),
+        row_count_(cut(n, t + 1, parts) - row_low_),
+        diag_low_(cut(diag_line_count(n), t, parts)),
+        diag_count_(cut(diag_line_count(n), t + 1, parts) - diag_low_),
+        rows_(row_count_),
+        diags_(diag_count_),
+        antis_(diag_count_),
         first_attacked_(n) {}
 
   index_t conflicts() const { return conflicts_; }
-  /// The first column landing on an occupied line of the share (n: none).
+  /// The first column landing on an occupied line of the share (n: none), and its row.
   index_t first_attacked() const { return first_attacked_; }
+  index_t first_attacked_row() const { return first_attacked_row_; }
 
   void mark_block(index_t first, const row_t* queen_row, index_t count) {
-    // The lines are met at random, a cache miss each: they are asked for `ahead` columns
-    // early, so that many misses are under way at once.
-    constexpr index_t ahead = 16;
     for (index_t i = 0; i < count; ++i) {
-      if (i + ahead < count) {
-        const index_t c = first + i + ahead, r = queen_row[i + ahead];
-        __builtin_prefetch(word_of(rows_, r), 1);
-        __builtin_prefetch(word_of(diags_, diag_index(n_, c, r)), 1);
-        __builtin_prefetch(word_of(antis_, anti_diag_index(c, r)), 1);
-      }
       const index_t col = first + i, row = queen_row[i];
-      const index_t d = diag_index(n_, col, row), a = anti_diag_index(col, row);
-      const bool on_row = mark(rows_, row), on_diag = mark(diags_, d), on_anti = mark(antis_, a);
-      if (on_row | on_diag | on_anti) [[unlikely]] {
-        if (on_row) conflicts_ += rows_.add_again(row - rows_.low());
-        if (on_diag) conflicts_ += diags_.add_again(d - diags_.low());
-        if (on_anti) conflicts_ += antis_.add_again(a - antis_.low());
-        if (first_attacked_ == n_) first_attacked_ = col;
-      }
+      const index_t r = row - row_low_, d = diag_index(n_, col, row) - diag_low_,
+                    a = anti_diag_index(col, row) - diag_low_;
+      const index_t created = (r < row_count_ ? rows_.add(r) : 0) +
+                              (d < diag_count_ ? diags_.add(d) : 0) +
+                              (a < diag_count_ ? antis_.add(a) : 0);
+      conflicts_ += created;
+      if (created && first_attacked_ == n_) first_attacked_ = col, first_attacked_row_ = row;
     }
   }
+
+  /// Bytes it holds for a board of n queens, all shares together.
+  static std::uint64_t bytes(index_t n) { return n + 2 * diag_line_count(n); }
 
  private:
   static index_t cut(index_t count, unsigned k, unsigned parts) {
     return count / parts * k + std::min<index_t>(k, count % parts);
   }
-  /// The word of `line` in `share`, or elsewhere_ for a line of another share: every column
-  /// marks its three lines without a branch on whose they are.
-  std::uint64_t* word_of(line_share& share, index_t line) {
-    const index_t local = line - share.low();
-    return local < share.count() ? share.words() + local / 64 : &elsewhere_;
-  }
-  bool mark(line_share& share, index_t line) {
-    const index_t local = line - share.low();
-    const bool ours = local < share.count();
-    std::uint64_t* word = ours ? share.words() + local / 64 : &elsewhere_;
-    const std::uint64_t bit = ours ? std::uint64_t{1} << (local % 64) : 0;
-    const std::uint64_t old = *word;
-    *word = old | bit;
-    return (old & bit) != 0;
-  }
 
-  index_t n_;
-  line_share rows_, diags_, antis_;
-  std::uint64_t elsewhere_ = 0;  // where lines of other shares are marked, unread
-  index_t conflicts_ = 0, first_attacked_;
+  index_t n_, row_low_, row_count_, diag_low_, diag_count_;
+  byte_lines rows_, diags_, antis_;
+  index_t conflicts_ = 0, first_attacked_, first_attacked_row_ = 0;
 };
 
 /// The rows of piece p of the board (npy or raw: columns from p.first_col; positions: the
 /// numbers of bytes [p.begin, p.end)) into `out`; false where one lies off the board.
 bool fill_piece(const board_file& f, const text_piece& p, row_t* out) {
-  if (f.format == board_format::positions)
-    return summarize(f.fd, p.begin, p.end, f.size, out).numbers == p.count &&
+  if (f.format == board_format::positions) {
+    const text_summary s = summarize(f.fd, p.begin, p.end, f.size, out, p.count);
+    return s.well_formed && s.numbers == p.count &&
            std::all_of(out, out + p.count, [&](row_t row) { return row < f.n; });
+  }
   return read_columns(f, p.first_col, p.count, out);
 }
 
@@ -425,6 +386,8 @@ class batch_reader {
     return !unreadable_;
   }
 
+  /// Columns the largest batch holds.
+  index_t batch_capacity() const { return block_.size(); }
   void sync() { sync_.arrive_and_wait(); }
   /// Ends the run after this batch.
   void stop() { stop_ = true; }
@@ -469,7 +432,8 @@ std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned par
   const std::size_t regions = static_cast<std::size_t>((bits >> region_bits) + 1);
   std::vector<std::uint64_t> seen;
   resize_on_huge_pages(seen, regions << (region_bits - 6));
-  std::vector<std::uint32_t> entries;
+  // Three lines a column of the largest batch, sized once: no thread allocates between syncs.
+  std::vector<std::uint32_t> entries(3 * reader.batch_capacity());
   // histogram[t][r]: the lines thread t's columns put in region r, then where they go.
   std::vector<std::vector<std::size_t>> histogram(parts, std::vector<std::size_t>(regions));
   std::atomic<bool> twice{false};
@@ -489,7 +453,6 @@ std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned par
           std::size_t at = 0;
           for (std::size_t r = 0; r < regions; ++r)
             for (unsigned k = 0; k < parts; ++k) at += std::exchange(histogram[k][r], at);
-          if (entries.size() < at) entries.resize(at);
         }
         reader.sync();
         for (index_t i = begin; i < end; ++i)
@@ -497,9 +460,19 @@ std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned par
             entries[mine[bit >> region_bits]++] =
                 static_cast<std::uint32_t>(bit & ((index_t{1} << region_bits) - 1));
         reader.sync();
-        // Thread t's regions end where thread parts - 1 put its last line of them.
-        const std::size_t r0 = regions * t / parts, r1 = regions * (t + 1) / parts;
-        std::size_t from = r0 == 0 ? 0 : histogram[parts - 1][r0 - 1];
+        // A region's lines end where thread parts - 1 put its last; each thread takes the
+        // regions starting in its share of the lines (rows' regions hold twice diagonals').
+        const std::vector<std::size_t>& ends = histogram[parts - 1];
+        const std::size_t total = ends.back();
+        const auto first_region = [&](unsigned k) -> std::size_t {
+          if (k == 0) return 0;
+          if (k == parts) return regions;
+          const std::size_t x = total * k / parts;  // the smallest r whose start is x or more
+          return std::lower_bound(ends.begin(), ends.end(), x) - ends.begin() + 1;
+        };
+        const std::size_t r0 = std::min(first_region(t), regions),
+                          r1 = std::min(first_region(t + 1), regions);
+        std::size_t from = r0 == 0 ? 0 : ends[r0 - 1];
         bool found = false;
         for (std::size_t r = r0; r < r1; ++r) {
           std::uint64_t* words = seen.data() + (r << (region_bits - 6));
@@ -521,34 +494,23 @@ std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned par
   return twice.load();
 }
 
-/// Calls visit(col, row) for each column in order until it returns false.
+/// Calls visit(col, row) for each column in order until it returns false. False where a row
+/// lies off the board.
 template <class Visit>
-void for_each_column(const board_file& f, Visit&& visit) {
-  scan_columns(f, [&](index_t first, const row_t* queen_row, index_t count) {
+bool for_each_column(const board_file& f, Visit&& visit) {
+  return scan_columns(f, [&](index_t first, const row_t* queen_row, index_t count) {
     for (index_t i = 0; i < count; ++i)
       if (!visit(first + i, index_t{queen_row[i]})) return false;
     return true;
   });
 }
 
-/// The row of column `col`.
-index_t row_of(const board_file& f, index_t col) {
-  index_t found = f.n;
-  for_each_column(f, [&](index_t c, index_t row) {
-    if (c < col) return true;
-    found = row;
-    return false;
-  });
-  return found;
-}
-
 /// The file's layout, or nullopt where it is not an npy, raw or positions board in a regular
-/// file at its start.
+/// file (`in` at its start).
 std::optional<board_file> open_board(std::FILE* in, board_format format,
                                      const std::string& source) {
   struct stat facts {};
-  if (std::ftell(in) != 0 || fstat(fileno(in), &facts) != 0 || !S_ISREG(facts.st_mode))
-    return std::nullopt;
+  if (fstat(fileno(in), &facts) != 0 || !S_ISREG(facts.st_mode)) return std::nullopt;
   board_file f;
   f.fd = fileno(in);
   f.size = static_cast<std::uint64_t>(facts.st_size);
@@ -573,23 +535,31 @@ std::optional<board_file> open_board(std::FILE* in, board_format format,
 }  // namespace
 
 std::uint64_t streamed_verify_bytes(index_t n, unsigned threads) {
-  // A bit a line (whole regions, whole words for each share), a batch's rows and line entries,
-  // and a read buffer a thread; with a clash, a second bit a line.
-  const std::uint64_t bits =
-      n + 2 * diag_line_count(n) + (std::uint64_t{1} << 22) + 3 * 64 * std::uint64_t{threads};
-  return 2 * (bits / 8) + 16 * batch_size(n) + std::uint64_t{threads} * buffer_bytes;
+  // A bit a line (whole regions), a batch's rows and three line entries a column, and a read
+  // buffer a thread.
+  const std::uint64_t bits = n + 2 * diag_line_count(n) + (std::uint64_t{1} << 22);
+  return bits / 8 + 16 * batch_size(n) + std::uint64_t{threads} * buffer_bytes;
+}
+
+/// Bytes the count of a board with a clash needs: a byte a line, a batch's rows, buffers.
+std::uint64_t clash_count_bytes(index_t n, unsigned threads) {
+  return share_counter::bytes(n) + 4 * batch_size(n) + std::uint64_t{threads} * buffer_bytes;
 }
 
 std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
                                              const std::string& source, unsigned threads,
                                              std::uint64_t memory_limit, index_t smallest) {
+  if (std::ftell(in) != 0) return std::nullopt;  // a file read from elsewhere is read on there
   std::optional<board_file> file;
   try {
     file = open_board(in, format, source);
   } catch (const usage_error&) {  // read_board names it
   }
   std::fseek(in, 0, SEEK_SET);
-  if (!file || (file->format != board_format::positions && file->n < smallest)) return std::nullopt;
+  // A positions file holds at most (bytes + 1) / 2 numbers.
+  if (!file ||
+      (file->format == board_format::positions ? (file->size + 1) / 2 : file->n) < smallest)
+    return std::nullopt;
   board_file& f = *file;
   threads = std::max(1u, threads);
   std::vector<text_piece> text_pieces;
@@ -604,11 +574,13 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
   }
   // Below a million queens one thread is quicker than starting more.
   const unsigned parts = f.n < (index_t{1} << 20) ? 1u : threads;
-  const std::uint64_t needed = streamed_verify_bytes(f.n, parts);
-  if (memory_limit && needed > memory_limit)
-    throw resource_error(source + ": verifying " + std::to_string(f.n) + " queens needs about " +
-                         std::to_string(needed) + " bytes, more than the memory limit allows (" +
-                         std::to_string(memory_limit) + " bytes; see --memory-limit)");
+  const auto check_memory = [&](std::uint64_t needed, const char* what) {
+    if (memory_limit && needed > memory_limit)
+      throw resource_error(source + ": " + what + std::to_string(f.n) + " queens needs about " +
+                           std::to_string(needed) + " bytes, more than the memory limit allows (" +
+                           std::to_string(memory_limit) + " bytes; see --memory-limit)");
+  };
+  check_memory(streamed_verify_bytes(f.n, parts), "verifying ");
   std::vector<text_piece> pieces = std::move(text_pieces);
   if (f.format != board_format::positions)
     for (index_t col = 0; col < f.n; col += binary_piece)
@@ -625,7 +597,8 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
     }
   }
   // A clash: counted exactly, each thread marking its share of the lines for every column.
-  std::vector<index_t> conflicts(parts, 0), first_attacked(parts, f.n);
+  check_memory(clash_count_bytes(f.n, parts), "counting the clashes of ");
+  std::vector<index_t> conflicts(parts, 0), first_attacked(parts, f.n), first_row(parts, 0);
   std::vector<std::optional<share_counter>> shares(parts);
   batch_reader reader(f, std::move(pieces), batch, parts);
   if (!reader.run([&](unsigned t, index_t first, const row_t* queen_row, index_t count) {
@@ -635,16 +608,16 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
     return std::nullopt;
   for (unsigned t = 0; t < parts; ++t)
     if (shares[t])
-      conflicts[t] = shares[t]->conflicts(), first_attacked[t] = shares[t]->first_attacked();
+      conflicts[t] = shares[t]->conflicts(), first_attacked[t] = shares[t]->first_attacked(),
+      first_row[t] = shares[t]->first_attacked_row();
   verify_report report;
   report.n = f.n;
   for (unsigned t = 0; t < parts; ++t) report.conflicts += conflicts[t];
-  const index_t first_attacked_col =
-      *std::min_element(first_attacked.begin(), first_attacked.end());
-  if (first_attacked_col == f.n) return report;
+  const auto earliest = std::min_element(first_attacked.begin(), first_attacked.end());
+  if (*earliest == f.n) return report;
   // Its partner is the earliest column on one of its lines; two queens share at most one line.
-  const index_t col_b = first_attacked_col, row_b = row_of(f, col_b), n = f.n;
-  for_each_column(f, [&](index_t col_a, index_t row_a) {
+  const index_t col_b = *earliest, row_b = first_row[earliest - first_attacked.begin()], n = f.n;
+  const bool readable = for_each_column(f, [&](index_t col_a, index_t row_a) {
     if (col_a >= col_b) return false;
     line_kind kind = line_kind::row;
     if (diag_index(n, col_a, row_a) == diag_index(n, col_b, row_b))
@@ -656,6 +629,7 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
     report.first_clash = clash{col_a, col_b, kind};
     return false;
   });
+  if (!readable || !report.first_clash) return std::nullopt;  // the file changed under us
   return report;
 }
 
