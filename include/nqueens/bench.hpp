@@ -21,6 +21,9 @@ enum class bench_suite { quick, standard, full };
 /// @brief "quick", "standard" or "full"; anything else is a usage_error naming --suite.
 bench_suite parse_bench_suite(std::string_view text);
 
+/// @brief The suite's name as parse_bench_suite reads it and the record holds it.
+const char* bench_suite_name(bench_suite suite);
+
 /// @brief A workload of a suite.
 struct bench_workload {
   std::string name;  ///< e.g. "count-16", "batch-hc", "solve-1e8"

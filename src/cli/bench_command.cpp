@@ -26,11 +26,8 @@ std::string number(double value) {
 }
 
 std::string table(const bench_report& report) {
-  std::string text = "nqueens bench, " +
-                     std::string(report.suite == bench_suite::quick  ? "quick"
-                                 : report.suite == bench_suite::full ? "full suite"
-                                                                     : "standard suite") +
-                     ": " + report.cpu + ", " + count_of(report.cores, "core") + ", " +
+  std::string text = "nqueens bench, " + std::string(bench_suite_name(report.suite)) +
+                     " suite: " + report.cpu + ", " + count_of(report.cores, "core") + ", " +
                      format_bytes(report.memory_bytes) + "; ";
   if (report.gpus.empty()) text += "no GPU";
   for (const auto& g : report.gpus)

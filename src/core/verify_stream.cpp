@@ -30,10 +30,11 @@ constexpr std::size_t buffer_bytes = std::size_t{1} << 22;
 /// (2^20 numbers at most).
 constexpr index_t binary_piece = index_t{1} << 20;
 constexpr std::uint64_t text_piece_bytes = std::uint64_t{1} << 21;
-/// Columns a batch: a row and three line entries each (16 bytes), about a byte a queen of the
-/// board's up to 2^25 columns (512 MiB).
+/// Columns a batch: a row and three line entries each (16 bytes), two thirds of a byte a queen
+/// of the board, up to 2^27 columns (2 GiB): with the line bits, 1.3 bytes a queen at 10^9
+/// queens. The more columns a batch, the more lines set in each region's one pass through cache.
 index_t batch_size(index_t n) {
-  return std::clamp<index_t>(n / 16, binary_piece, index_t{1} << 25);
+  return std::clamp<index_t>(n / 24, binary_piece, index_t{1} << 27);
 }
 
 /// Where a board lies in its file and how its rows are held.
@@ -433,7 +434,8 @@ std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned par
   std::vector<std::uint64_t> seen;
   resize_on_huge_pages(seen, regions << (region_bits - 6));
   // Three lines a column of the largest batch, sized once: no thread allocates between syncs.
-  std::vector<std::uint32_t> entries(3 * reader.batch_capacity());
+  std::vector<std::uint32_t> entries;  // written to thousands of regions at once: huge pages
+  resize_on_huge_pages(entries, 3 * reader.batch_capacity());
   // histogram[t][r]: the lines thread t's columns put in region r, then where they go.
   std::vector<std::vector<std::size_t>> histogram(parts, std::vector<std::size_t>(regions));
   std::atomic<bool> twice{false};

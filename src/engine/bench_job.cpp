@@ -26,9 +26,7 @@ bench_suite parse_bench_suite(std::string_view text) {
                     "' (expected quick, standard or full)");
 }
 
-namespace {
-
-const char* suite_name(bench_suite suite) {
+const char* bench_suite_name(bench_suite suite) {
   switch (suite) {
     case bench_suite::quick:
       return "quick";
@@ -39,6 +37,8 @@ const char* suite_name(bench_suite suite) {
   }
   return "standard";
 }
+
+namespace {
 
 bench_workload solve_workload(const char* name, index_t n) {
   return {name, "solve", "queens/s", n, "", 0, 0};
@@ -73,13 +73,12 @@ std::vector<bench_workload> bench_workloads(bench_suite suite) {
   std::vector<bench_workload> out = {solve_workload("solve-1e7", 10000000),
                                      solve_workload("solve-1e8", 100000000)};
   if (suite == bench_suite::full) out.push_back(solve_workload("solve-1e9", 1000000000));
-  for (auto w :
-       {batch_workload("batch-hc", 8, "hc", 500000),
-        batch_workload("batch-hc-sideways", 8, "hc-sideways", 200000),
-        batch_workload("batch-sa", 32, "sa", 1000),
-        batch_workload("batch-first-choice", 8, "first-choice", 200000),
-        population_workload("ga", 100, 100, 100), population_workload("beam", 64, 10, 100),
-        count_workload("count-16", 16), count_workload("count-17", 17)})
+  for (auto w : {batch_workload("batch-hc", 8, "hc", 500000),
+                 batch_workload("batch-hc-sideways", 8, "hc-sideways", 200000),
+                 batch_workload("batch-sa", 32, "sa", 1000),
+                 batch_workload("batch-first-choice", 8, "first-choice", 200000),
+                 population_workload("ga", 100, 100, 100), population_workload("beam", 64, 10, 100),
+                 count_workload("count-16", 16), count_workload("count-17", 17)})
     out.push_back(std::move(w));
   if (suite == bench_suite::full)
     for (const int n : {18, 20})
@@ -205,9 +204,10 @@ void measure(bench_figure& figure, double share, double cap, bool warm_up, const
     }
     const double took = std::chrono::duration<double>(clock_type::now() - start).count();
     if (!work) {
-      figure.why_not = stop_requested(outer) ? "stopped"
-                               : "a repeat took more than " + std::to_string(std::lround(cap)) +
-                                     " s, its share of --time-budget";
+      figure.why_not = stop_requested(outer)
+                           ? "stopped"
+                           : "a repeat took more than " + std::to_string(std::lround(cap)) +
+                                 " s, its share of --time-budget";
       return;
     }
     if (!timed) continue;
@@ -253,8 +253,9 @@ bench_report run(const bench_request& request) {
       if (found == workloads.end()) {
         std::string names;
         for (const auto& w : workloads) names += (names.empty() ? "" : ", ") + w.name;
-        throw usage_error("unknown workload '" + name + "' in the " + suite_name(request.suite) +
-                          " suite (expected one of " + names + ")");
+        throw usage_error("unknown workload '" + name + "' in the " +
+                          bench_suite_name(request.suite) + " suite (expected one of " + names +
+                          ")");
       }
       chosen.push_back(*found);
     }
@@ -333,7 +334,7 @@ std::string to_json(const bench_report& report) {
   json record;
   record["workload"] = "bench";
   record["schema"] = 1;
-  record["suite"] = suite_name(report.suite);
+  record["suite"] = bench_suite_name(report.suite);
   record["command"] = or_null(report.command);
   record["started"] = report.started;
   record["seconds"] = report.seconds;

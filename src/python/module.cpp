@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "core/board_io.hpp"
-#include "core/whole_number.hpp"
 #include "core/verify_stream.hpp"
+#include "core/whole_number.hpp"
 #include "engine/local_parameters.hpp"
 #include "engine/solve_job.hpp"
 #include "nqueens/algorithms.hpp"
@@ -136,6 +136,12 @@ verify_report verify_file(const std::string& path) {
   return verify_board(read_board(file, board_format::auto_detect, path), threads);
 }
 
+/// The ValueError for a row off a board of n queens (rows 0-based, columns too).
+py::value_error row_outside(std::size_t col, long long row, std::size_t n) {
+  return py::value_error("column " + std::to_string(col) + " has row " + std::to_string(row) +
+                         ", outside 0.." + std::to_string(n - 1) + " (rows are 0-based)");
+}
+
 /// rows as a board: zero-copy when they are already C-contiguous uint32, else converted; a path
 /// (str or os.PathLike) names a board file.
 py::object verify(py::handle rows_like) {
@@ -159,9 +165,7 @@ py::object verify(py::handle rows_like) {
                              std::string(py::str(item.get_type().attr("__name__"))));
       const auto row = item.cast<long long>();
       if (row < 0 || static_cast<unsigned long long>(row) >= items.size())
-        throw py::value_error("column " + std::to_string(col) + " has row " + std::to_string(row) +
-                              ", outside 0.." + std::to_string(items.size() - 1) +
-                              " (rows are 0-based)");
+        throw row_outside(col, row, items.size());
       board.push_back(static_cast<row_t>(row));
     }
     return py::module_::import("json").attr("loads")(to_json(verify_board(board)));
@@ -180,19 +184,15 @@ py::object verify(py::handle rows_like) {
     const auto view = wide.unchecked<1>();
     for (py::ssize_t col = 0; col < view.shape(0); ++col)
       if (view(col) < 0 || view(col) >= view.shape(0))
-        throw py::value_error("column " + std::to_string(col) + " has row " +
-                              std::to_string(view(col)) + ", outside 0.." +
-                              std::to_string(view.shape(0) - 1) + " (rows are 0-based)");
+        throw row_outside(static_cast<std::size_t>(col), view(col),
+                          static_cast<std::size_t>(view.shape(0)));
     rows = py::array_t<row_t, py::array::c_style | py::array::forcecast>::ensure(wide);
   } else {
     rows = py::array_t<row_t, py::array::c_style | py::array::forcecast>::ensure(given);
   }
   const std::span<const row_t> board(rows.data(), static_cast<std::size_t>(rows.size()));
   for (std::size_t col = 0; col < board.size(); ++col)
-    if (board[col] >= board.size())
-      throw py::value_error("column " + std::to_string(col) + " has row " +
-                            std::to_string(board[col]) + ", outside 0.." +
-                            std::to_string(board.size() - 1) + " (rows are 0-based)");
+    if (board[col] >= board.size()) throw row_outside(col, board[col], board.size());
   const verify_report report = run_interruptible<verify_report>(
       [&](const std::atomic<bool>*) { return verify_board(board); });
   return py::module_::import("json").attr("loads")(to_json(report));
