@@ -34,7 +34,7 @@ constexpr std::uint64_t text_piece_bytes = std::uint64_t{1} << 21;
 /// of the board, up to 2^27 columns (2 GiB): with the line bits, 1.3 bytes a queen at 10^9
 /// queens. The more columns a batch, the more lines set in each region's one pass through cache.
 index_t batch_size(index_t n) {
-  return std::clamp<index_t>(n / 24, binary_piece, index_t{1} << 27);
+  return std::min(n, std::clamp<index_t>(n / 24, binary_piece, index_t{1} << 27));
 }
 
 /// Where a board lies in its file and how its rows are held.
