@@ -80,8 +80,8 @@ NQ_HD inline void qs4_clear(const qs4_view& v) {
 }
 
 /// Placement (the phase above). 1: placed; 0: a limit stopped it; 2: restart.
-template <class Stop>
-NQ_HD int qs4_place(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
+template <class Rng, class Stop>
+NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
                     index_t& work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   row_t* q = v.queen_row;
@@ -112,8 +112,8 @@ NQ_HD int qs4_place(const qs4_view& v, philox_stream& rng, std::uint64_t max_ste
 }
 
 /// Repair (the phase above). 1: no pairs left; 0: a limit stopped it; 2: stalled, restart.
-template <class Stop>
-NQ_HD int qs4_repair(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
+template <class Rng, class Stop>
+NQ_HD int qs4_repair(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
                      index_t work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   const std::uint64_t stall_limit = 64 + 4 * std::uint64_t{m};
@@ -186,8 +186,8 @@ NQ_HD inline void qs4_reset(const qs4_view& v) {
 /// solved. A stopped run leaves its rows as they stand (a permutation) and `s.pairs` the pairs
 /// among the first `s.placed` columns only (callers that need all of them recount). m = 2 and
 /// 3 return false at once; m >= 1, work_capacity >= 1.
-template <class Stop>
-NQ_HD bool qs4_solve(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
+template <class Rng, class Stop>
+NQ_HD bool qs4_solve(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
                      Stop stop) {
   if (v.m == 2 || v.m == 3) return false;
   for (;; ++s.restarts) {
@@ -202,14 +202,16 @@ NQ_HD bool qs4_solve(const qs4_view& v, philox_stream& rng, std::uint64_t max_st
 
 /// @brief A sub-board's whole run, as the CPU threads and the GPU kernel both make it: the rows
 /// set to 0..m-1, then, unless stop() already holds (the run is then not started and its rows
-/// stay in order), qs4_solve from stream (seed, stream). Returns true when solved.
-template <class Stop>
+/// stay in order), qs4_solve from stream (seed, stream). Returns true when solved. Rng draws
+/// philox_stream's words: philox_stream itself, or on the host philox_batch (the same words,
+/// computed blocks at a time).
+template <class Rng = philox_stream, class Stop>
 NQ_HD bool qs4_run(const qs4_view& v, std::uint64_t seed, std::uint64_t stream,
                    std::uint64_t max_steps, qs4_state& s, Stop stop) {
   qs4_reset(v);
   if (stop()) return false;
   s.started = true;
-  philox_stream rng(seed, stream);
+  Rng rng(seed, stream);
   return qs4_solve(v, rng, max_steps, s, stop);
 }
 
