@@ -64,12 +64,6 @@ struct split {
   index_t classes = 1;
 };
 
-/// Whether s queens split by w leave a remainder an affine q can keep in place: 0, 1 or w - 1.
-bool affine_remainder(index_t s, index_t w) {
-  const index_t r = s % w;
-  return r == 0 || r == 1 || r == w - 1;
-}
-
 /// The splits that refine `at` (n = W m + e) by one more level w: w divides m or m + 1 (and
 /// m - 1 when e = 0), so both sizes, m and m + 1, leave w a remainder of 0, 1 or w - 1, and
 /// the wide classes of the refined split are again the first n mod W w. f(next) for each.
