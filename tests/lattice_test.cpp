@@ -66,8 +66,9 @@ TEST(Lattice, PlansAreValidSplits) {
       ++split;
       const index_t w = plan.classes;
       EXPECT_TRUE(prime_to_6(w)) << "n=" << n << " W=" << w;
-      if (n <= lattice_max_whole_search)  // one level: W divides n, n - 1 or n + 1
+      if (n <= lattice_max_whole_search) {  // one level: W divides n, n - 1 or n + 1
         EXPECT_TRUE(n % w == 0 || n % w == 1 || n % w == w - 1) << "n=" << n << " W=" << w;
+      }
       EXPECT_GE(n / w, 64u) << "n=" << n << " W=" << w;
       index_t columns = 0;
       for (index_t a = 0; a < w; ++a) columns += plan.size(a);
