@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <numeric>
+#include <string>
 
 #include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
@@ -44,6 +45,71 @@ TEST(Qs4, ATinyWorkListStillSolves) {
       EXPECT_EQ(state.pairs, 0u);
     }
   }
+}
+
+// The host's threads place with qs4_place_host, the device with qs4_place (qs4.hpp): from the
+// same rows, lines and stream they make the same draws, stores and counts, whether the
+// placement ends placed, at a step limit, at a stop, or restarting (a work list too short).
+// Several placements follow each other on one board, as restarts do (rows kept, lines
+// cleared), so the second and later ones start from a shuffled permutation.
+TEST(Lattice, TheHostsPlacementIsTheDevicesPlacement) {
+  struct outcome {
+    std::vector<row_t> rows;
+    std::vector<std::uint8_t> diag, anti;
+    std::vector<index_t> work;
+    qs4_state state;
+    index_t work_size = 0;
+    int end = 0;
+    std::uint32_t next_word = 0;
+  };
+  const auto place = [](bool host, index_t m, index_t capacity, std::uint64_t max_steps,
+                        std::uint64_t stop_at_poll, int rounds) {
+    outcome o;
+    o.rows.resize(m);
+    o.diag.resize(diag_line_count(m));
+    o.anti.resize(diag_line_count(m));
+    o.work.assign(capacity, 0);
+    const qs4_view v{o.rows.data(), o.diag.data(), o.anti.data(), o.work.data(), m, capacity};
+    qs4_reset(v);
+    philox_stream rng(m, max_steps + capacity);
+    std::uint64_t polls = 0;
+    auto stop = [&] { return ++polls == stop_at_poll; };
+    for (int r = 0; r < rounds; ++r) {
+      detail::qs4_clear(v);
+      o.end = host ? detail::qs4_place_host(v, rng, max_steps, o.state, o.work_size, stop)
+                   : detail::qs4_place(v, rng, max_steps, o.state, o.work_size, stop);
+      if (o.end == 0) break;
+    }
+    o.next_word = rng.next_u32();
+    return o;
+  };
+  int ends[3] = {0, 0, 0};
+  for (index_t m = 1; m <= 3000; m += m < 40 ? 1 : 331)
+    for (const index_t capacity : {qs4_work_capacity(m), index_t{1}})
+      for (const std::uint64_t max_steps :
+           {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{m} + 7, 3 * std::uint64_t{m}})
+        for (const std::uint64_t stop_at_poll : {std::uint64_t{0}, std::uint64_t{2}}) {
+          const outcome device = place(false, m, capacity, max_steps, stop_at_poll, 3);
+          const outcome host = place(true, m, capacity, max_steps, stop_at_poll, 3);
+          const std::string at =
+              "m=" + std::to_string(m) + ", capacity " + std::to_string(capacity) + ", max_steps " +
+              std::to_string(max_steps) + ", stop at poll " + std::to_string(stop_at_poll);
+          ASSERT_EQ(host.end, device.end) << at;
+          ++ends[device.end];
+          EXPECT_EQ(host.rows, device.rows) << at;
+          EXPECT_EQ(host.diag, device.diag) << at;
+          EXPECT_EQ(host.anti, device.anti) << at;
+          EXPECT_EQ(host.work_size, device.work_size) << at;
+          EXPECT_EQ(host.work, device.work) << at;
+          EXPECT_EQ(host.state.steps, device.state.steps) << at;
+          EXPECT_EQ(host.state.pairs, device.state.pairs) << at;
+          EXPECT_EQ(host.state.placed, device.state.placed) << at;
+          EXPECT_EQ(host.next_word, device.next_word) << at;  // the same words drawn
+        }
+  // Each way a placement ends was met.
+  EXPECT_GT(ends[0], 0);
+  EXPECT_GT(ends[1], 0);
+  EXPECT_GT(ends[2], 0);
 }
 
 // Every plan is valid: W = 1, or W prime to 6 dividing n, n - 1 or n + 1 (up to 2^20 queens;
