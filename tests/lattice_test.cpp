@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <numeric>
+#include <string>
 
 #include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
@@ -46,7 +47,73 @@ TEST(Qs4, ATinyWorkListStillSolves) {
   }
 }
 
-// Every plan is valid: W = 1, or W prime to 6 dividing n, n - 1 or n + 1, with sub-boards of
+// The host's threads place with qs4_place_host, the device with qs4_place (qs4.hpp): from the
+// same rows, lines and stream they make the same draws, stores and counts, whether the
+// placement ends placed, at a step limit, at a stop, or restarting (a work list too short).
+// Several placements follow each other on one board, as restarts do (rows kept, lines
+// cleared), so the second and later ones start from a shuffled permutation.
+TEST(Lattice, TheHostsPlacementIsTheDevicesPlacement) {
+  struct outcome {
+    std::vector<row_t> rows;
+    std::vector<std::uint8_t> diag, anti;
+    std::vector<index_t> work;
+    qs4_state state;
+    index_t work_size = 0;
+    int end = 0;
+    std::uint32_t next_word = 0;
+  };
+  const auto place = [](bool host, index_t m, index_t capacity, std::uint64_t max_steps,
+                        std::uint64_t stop_at_poll, int rounds) {
+    outcome o;
+    o.rows.resize(m);
+    o.diag.resize(diag_line_count(m));
+    o.anti.resize(diag_line_count(m));
+    o.work.assign(capacity, 0);
+    const qs4_view v{o.rows.data(), o.diag.data(), o.anti.data(), o.work.data(), m, capacity};
+    qs4_reset(v);
+    philox_stream rng(m, max_steps + capacity);
+    std::uint64_t polls = 0;
+    auto stop = [&] { return ++polls == stop_at_poll; };
+    for (int r = 0; r < rounds; ++r) {
+      detail::qs4_clear(v);
+      o.end = host ? detail::qs4_place_host(v, rng, max_steps, o.state, o.work_size, stop)
+                   : detail::qs4_place(v, rng, max_steps, o.state, o.work_size, stop);
+      if (o.end == 0) break;
+    }
+    o.next_word = rng.next_u32();
+    return o;
+  };
+  int ends[3] = {0, 0, 0};
+  for (index_t m = 1; m <= 3000; m += m < 40 ? 1 : 331)
+    for (const index_t capacity : {qs4_work_capacity(m), index_t{1}})
+      for (const std::uint64_t max_steps :
+           {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{m} + 7, 3 * std::uint64_t{m}})
+        for (const std::uint64_t stop_at_poll : {std::uint64_t{0}, std::uint64_t{2}}) {
+          const outcome device = place(false, m, capacity, max_steps, stop_at_poll, 3);
+          const outcome host = place(true, m, capacity, max_steps, stop_at_poll, 3);
+          const std::string at =
+              "m=" + std::to_string(m) + ", capacity " + std::to_string(capacity) + ", max_steps " +
+              std::to_string(max_steps) + ", stop at poll " + std::to_string(stop_at_poll);
+          ASSERT_EQ(host.end, device.end) << at;
+          ++ends[device.end];
+          EXPECT_EQ(host.rows, device.rows) << at;
+          EXPECT_EQ(host.diag, device.diag) << at;
+          EXPECT_EQ(host.anti, device.anti) << at;
+          EXPECT_EQ(host.work_size, device.work_size) << at;
+          EXPECT_EQ(host.work, device.work) << at;
+          EXPECT_EQ(host.state.steps, device.state.steps) << at;
+          EXPECT_EQ(host.state.pairs, device.state.pairs) << at;
+          EXPECT_EQ(host.state.placed, device.state.placed) << at;
+          EXPECT_EQ(host.next_word, device.next_word) << at;  // the same words drawn
+        }
+  // Each way a placement ends was met.
+  EXPECT_GT(ends[0], 0);
+  EXPECT_GT(ends[1], 0);
+  EXPECT_GT(ends[2], 0);
+}
+
+// Every plan is valid: W = 1, or W prime to 6 dividing n, n - 1 or n + 1 (up to 2^20 queens;
+// above, W may be a split of two or three levels), with sub-boards of
 // at least 64 queens and p checked residue by residue; small aims split small boards.
 TEST(Lattice, PlansAreValidSplits) {
   std::vector<index_t> sizes;
@@ -65,7 +132,9 @@ TEST(Lattice, PlansAreValidSplits) {
       ++split;
       const index_t w = plan.classes;
       EXPECT_TRUE(prime_to_6(w)) << "n=" << n << " W=" << w;
-      EXPECT_TRUE(n % w == 0 || n % w == 1 || n % w == w - 1) << "n=" << n << " W=" << w;
+      if (n <= lattice_max_whole_search) {  // one level: W divides n, n - 1 or n + 1
+        EXPECT_TRUE(n % w == 0 || n % w == 1 || n % w == w - 1) << "n=" << n << " W=" << w;
+      }
       EXPECT_GE(n / w, 64u) << "n=" << n << " W=" << w;
       index_t columns = 0;
       for (index_t a = 0; a < w; ++a) columns += plan.size(a);
@@ -76,6 +145,38 @@ TEST(Lattice, PlansAreValidSplits) {
   const lattice_plan billion = plan_lattice(1000000000, 1);
   EXPECT_GT(billion.classes, 1000u);
   EXPECT_LT(1000000000 / billion.classes, 4 * lattice_default_sub_board);
+}
+
+// Above 2^20 queens the sub-boards stay within lattice_max_whole_search queens (the search's
+// lines in a core's cache) wherever a split of up to three levels reaches it: n near 2^20,
+// 10^7, 10^9 and 2^32 - 1, where one level left about 7% of n near 10^9 with W = 5 or so
+// (1000000006: sub-boards of 2 x 10^8). Left over: n with no split at all (W = 1, solved whole)
+// and a few whose n, n +- 1 and the quotients' neighbours have no divisor to refine by
+// (1000004934: n + 1 = 5 x 200000987, 200000987 prime, 200000986 = 2 x 100000493), about
+// under 1% of the n sampled. Every plan is checked valid, not timed.
+TEST(Lattice, HugeBoardsSplitIntoSubBoardsThatFitInCache) {
+  // Fewer near 10^9 and 2^32: their plans factor numbers of 10 digits (milliseconds each).
+  const index_t ranges[][2] = {{(index_t{1} << 20) + 1, 2000},
+                               {10000000 - 1000, 2000},
+                               {1000000000 - 150, 300},
+                               {4294967295 - 99, 100}};
+  for (const auto& [first, count] : ranges) {
+    index_t over = 0;
+    for (index_t n = first; n < first + count; ++n) {
+      const lattice_plan plan = plan_lattice(n, 5);
+      ASSERT_TRUE(lattice_plan_is_valid(plan)) << "n=" << n;
+      if (plan.size(0) > lattice_max_whole_search) ++over;
+    }
+    EXPECT_LE(over, count / 100 + 1) << "from n=" << first;  // 13, 10, 10, 4 in 2000 seen
+  }
+  for (const index_t n : {index_t{1000000006}}) {  // one level: W = 5, 2 x 10^8 queens
+    const lattice_plan plan = plan_lattice(n, 1);
+    EXPECT_TRUE(lattice_plan_is_valid(plan)) << "n=" << n;
+    EXPECT_LE(plan.size(0), lattice_max_whole_search) << "n=" << n << " W=" << plan.classes;
+  }
+  const lattice_plan known = plan_lattice(1000004934, 1);  // still W = 5: see above
+  EXPECT_TRUE(lattice_plan_is_valid(known));
+  EXPECT_EQ(known.classes, 5u);
 }
 
 // A broken plan is refused by the check the solver's plans pass.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "nqueens/philox_batch.hpp"
+
 namespace nq {
 namespace {
 
@@ -87,6 +89,39 @@ TEST(Philox, UniformLiesInUnitInterval) {
     sum += u;
   }
   EXPECT_NEAR(sum / draws, 0.5, 6 * std::sqrt(1.0 / 12 / draws));
+}
+
+// The host's batched stream (four blocks a vector) draws philox_stream's words, in order:
+// across refills, for large and small bounds, and with a stream index past 32 bits.
+TEST(Philox, TheBatchDrawsTheStreamsWords) {
+  for (const bool sse2_only : {false, true})  // AVX2 where the CPU has it, and SSE2
+    for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{0xdeadbeefcafe}})
+      for (const std::uint64_t stream :
+           {std::uint64_t{0}, std::uint64_t{7}, std::uint64_t{1} << 40}) {
+        philox_stream one(seed, stream);
+        philox_batch batch(seed, stream);
+        if (sse2_only) batch.use_sse2_only();
+        for (std::uint32_t i = 0; i < 20000; ++i) {
+          const std::uint32_t bound = i % 3 == 0 ? 3u << 30 : 1 + i * 7919u % 100000;
+          ASSERT_EQ(one.below(bound), batch.below(bound))
+              << "draw " << i << ", sse2 only " << sse2_only;
+        }
+        ASSERT_EQ(one.next_u32(), batch.next_u32());
+      }
+}
+
+TEST(Philox, TheBatchCarriesItsBlockCounterPast32Bits) {
+  // Refills that start 5 blocks below 2^32 hold blocks on both sides of the carry.
+  const std::uint64_t first = (std::uint64_t{1} << 32) - 5;
+  for (const bool sse2_only : {false, true}) {
+    const philox_stream one(3, 11);
+    philox_batch batch(3, 11);
+    if (sse2_only) batch.use_sse2_only();
+    batch.seek_block(first);
+    for (std::uint64_t i = 0; i < 4 * 3 * philox_batch::blocks; ++i)
+      ASSERT_EQ(one.word(4 * first + i), batch.next_u32())
+          << "word " << i << ", sse2 only " << sse2_only;
+  }
 }
 
 }  // namespace

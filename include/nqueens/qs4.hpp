@@ -80,8 +80,8 @@ NQ_HD inline void qs4_clear(const qs4_view& v) {
 }
 
 /// Placement (the phase above). 1: placed; 0: a limit stopped it; 2: restart.
-template <class Stop>
-NQ_HD int qs4_place(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
+template <class Rng, class Stop>
+NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
                     index_t& work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   row_t* q = v.queen_row;
@@ -111,9 +111,71 @@ NQ_HD int qs4_place(const qs4_view& v, philox_stream& rng, std::uint64_t max_ste
   return 1;
 }
 
+#ifndef __CUDA_ARCH__
+/// qs4_place for the host's threads: the same draws, tests and stores, with its counters, the
+/// view's fields and the stream in locals while it runs. Read through `s`, `v` and `rng`, each
+/// would be read again after every byte stored to the lines (a byte store may alias anything),
+/// and wait on it: 10^7 queens on one thread took 0.69 s of CPU this way, 0.39 s with locals
+/// (bench/results/2026-11-26-lattice-fast.md). The device keeps qs4_place: locals cost its
+/// kernel 6 registers (ptxas: solve_classes 72 -> 78).
+template <class Rng, class Stop>
+int qs4_place_host(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
+                   index_t& work_size, Stop& stop) {
+  const index_t m = v.m, capacity = v.work_capacity;
+  row_t* const q = v.queen_row;
+  std::uint8_t* const diag = v.diag;
+  std::uint8_t* const anti_diag = v.anti_diag;
+  index_t* const work = v.work;
+  Rng r = rng;
+  std::uint64_t steps = s.steps;
+  index_t pairs = 0, listed = 0, col = 0;
+  int end = 1;
+  for (; col < m; ++col) {
+    for (unsigned tries = 0;;) {
+      const index_t j = col + r.below(static_cast<std::uint32_t>(m - col));
+      ++steps;  // qs4_step's tests, on the locals
+      if ((max_steps && steps >= max_steps) ||
+          (steps % qs4_poll_interval == 0 && (s.steps = steps, stop()))) {
+        end = 0;
+        break;
+      }
+      const row_t row = q[j];
+      const index_t d = diag_index(m, col, row), a = anti_diag_index(col, row);
+      const unsigned on_diag = diag[d], on_anti = anti_diag[a];
+      if ((on_diag | on_anti) != 0 && ++tries < qs4_max_tries) continue;
+      if (on_diag >= qs4_line_cap || on_anti >= qs4_line_cap) {
+        end = 2;
+        break;
+      }
+      q[j] = q[col];
+      q[col] = row;
+      diag[d] = static_cast<std::uint8_t>(on_diag + 1);
+      anti_diag[a] = static_cast<std::uint8_t>(on_anti + 1);
+      const index_t created = index_t{on_diag} + on_anti;
+      if (created) {
+        if (listed == capacity) {
+          end = 2;
+          break;
+        }
+        work[listed++] = col;
+      }
+      pairs += created;
+      break;
+    }
+    if (end != 1) break;
+  }
+  rng = r;
+  s.steps = steps;
+  s.pairs = pairs;
+  s.placed = col;
+  work_size = listed;
+  return end;
+}
+#endif
+
 /// Repair (the phase above). 1: no pairs left; 0: a limit stopped it; 2: stalled, restart.
-template <class Stop>
-NQ_HD int qs4_repair(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
+template <class Rng, class Stop>
+NQ_HD int qs4_repair(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
                      index_t work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   const std::uint64_t stall_limit = 64 + 4 * std::uint64_t{m};
@@ -186,14 +248,18 @@ NQ_HD inline void qs4_reset(const qs4_view& v) {
 /// solved. A stopped run leaves its rows as they stand (a permutation) and `s.pairs` the pairs
 /// among the first `s.placed` columns only (callers that need all of them recount). m = 2 and
 /// 3 return false at once; m >= 1, work_capacity >= 1.
-template <class Stop>
-NQ_HD bool qs4_solve(const qs4_view& v, philox_stream& rng, std::uint64_t max_steps, qs4_state& s,
+template <class Rng, class Stop>
+NQ_HD bool qs4_solve(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
                      Stop stop) {
   if (v.m == 2 || v.m == 3) return false;
   for (;; ++s.restarts) {
     detail::qs4_clear(v);
     index_t work_size = 0;
+#ifdef __CUDA_ARCH__
     int end = detail::qs4_place(v, rng, max_steps, s, work_size, stop);
+#else
+    int end = detail::qs4_place_host(v, rng, max_steps, s, work_size, stop);
+#endif
     if (end == 1) end = detail::qs4_repair(v, rng, max_steps, s, work_size, stop);
     if (end == 0) return false;
     if (end == 1) return true;
@@ -202,14 +268,16 @@ NQ_HD bool qs4_solve(const qs4_view& v, philox_stream& rng, std::uint64_t max_st
 
 /// @brief A sub-board's whole run, as the CPU threads and the GPU kernel both make it: the rows
 /// set to 0..m-1, then, unless stop() already holds (the run is then not started and its rows
-/// stay in order), qs4_solve from stream (seed, stream). Returns true when solved.
-template <class Stop>
+/// stay in order), qs4_solve from stream (seed, stream). Returns true when solved. Rng draws
+/// philox_stream's words: philox_stream itself, or on the host philox_batch (the same words,
+/// computed blocks at a time).
+template <class Rng = philox_stream, class Stop>
 NQ_HD bool qs4_run(const qs4_view& v, std::uint64_t seed, std::uint64_t stream,
                    std::uint64_t max_steps, qs4_state& s, Stop stop) {
   qs4_reset(v);
   if (stop()) return false;
   s.started = true;
-  philox_stream rng(seed, stream);
+  Rng rng(seed, stream);
   return qs4_solve(v, rng, max_steps, s, stop);
 }
 
