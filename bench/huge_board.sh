@@ -29,6 +29,7 @@ for tool in "$bin" /usr/bin/time "$python"; do
     exit 2
   fi
 done
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 board=$(mktemp "$scratch/huge-board-XXXXXX.npy")
 trap 'rm -f "$board"' EXIT
 
@@ -63,5 +64,6 @@ print(a.shape, a.dtype, int(a[0]), int(a[-1]), int(a[:1000000].max()))
 echo
 echo "file: $(stat -c %s "$board") bytes; $("$bin" --version | head -1)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
-  "$(free -g | awk '/Mem:/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$(free -g | awk '/Mem:/ {print $2}') GiB; load average before: $load_before, after:"\
+  "$(cut -d' ' -f1-3 /proc/loadavg)"
 exit "$failed"

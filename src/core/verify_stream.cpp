@@ -171,8 +171,10 @@ struct text_summary {
 };
 
 /// Pass A over bytes [begin, end) of a positions file: a number belongs to the range holding
-/// its first digit, and is read to its end past `end`. With `out`, the numbers' rows (number
-/// - 1) are written there too.
+/// its first digit, and is read to its end past `end`. Filling, the numbers' rows (number - 1)
+/// are written to `out` too, up to `capacity`, and a number that is no row (0, past max_n)
+/// makes the range malformed; pass A only counts them.
+template <bool Fill>
 text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t size,
                        row_t* out = nullptr, index_t capacity = 0) {
   text_summary s;
@@ -186,9 +188,11 @@ text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint
   constexpr index_t cap = index_t{1} << 40;
   index_t value = 0;
   const auto emit = [&] {
-    if (value - 1 >= max_n) s.well_formed = false;            // 0, or past the largest board
-    if (out && s.numbers >= capacity) s.well_formed = false;  // the file grew since pass A
-    if (out && s.well_formed) out[s.numbers] = static_cast<row_t>(value - 1);
+    if constexpr (Fill) {
+      if (value - 1 >= max_n) s.well_formed = false;     // 0, or past the largest board
+      if (s.numbers >= capacity) s.well_formed = false;  // the file grew since pass A
+      if (s.well_formed) out[s.numbers] = static_cast<row_t>(value - 1);
+    }
     ++s.numbers;
     value = 0;
     in_number = false;
@@ -213,10 +217,11 @@ text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint
           break_pending = false;
           s.has_digit = in_number = true;
         }
-        value = std::min(value * 10 + digit, cap);
+        if constexpr (Fill) value = std::min(value * 10 + digit, cap);
         continue;
       }
       if (in_number) emit();
+      if (c == ' ') continue;  // the separator nqueens writes
       if (c == '\n') {
         s.has_break = true;
         (s.has_digit ? break_pending : s.break_before_first) = true;
@@ -233,12 +238,13 @@ text_summary summarize(int fd, std::uint64_t begin, std::uint64_t end, std::uint
     if (in_range < got || at >= end) {  // a number that runs past the range ends there
       std::size_t k = in_range;
       for (; in_number && k < got && is_digit(buffer[k]); ++k)
-        value = std::min(value * 10 + static_cast<unsigned>(buffer[k] - '0'), cap);
+        if constexpr (Fill)
+          value = std::min(value * 10 + static_cast<unsigned>(buffer[k] - '0'), cap);
       char c = 0;
       for (std::uint64_t next = at + (k - in_range);
            in_number && k == got && next < size && read_at(fd, &c, 1, next) == 1 && is_digit(c);
            ++next)  // the buffer ended inside the number: read on
-        value = std::min(value * 10 + static_cast<unsigned>(c - '0'), cap);
+        if constexpr (Fill) value = std::min(value * 10 + static_cast<unsigned>(c - '0'), cap);
       break;
     }
   }
@@ -255,7 +261,7 @@ std::vector<text_piece> split_positions(int fd, std::uint64_t size, unsigned par
   std::atomic<unsigned> next{0};
   worker_threads workers(std::min(threads, parts), [&](unsigned) {
     for (unsigned k = next++; k < parts; k = next++)
-      summaries[k] = summarize(fd, size * k / parts, size * (k + 1) / parts, size);
+      summaries[k] = summarize<false>(fd, size * k / parts, size * (k + 1) / parts, size);
   });
   workers.join();
   std::vector<text_piece> pieces;
@@ -340,7 +346,7 @@ class share_counter {
 /// numbers of bytes [p.begin, p.end)) into `out`; false where one lies off the board.
 bool fill_piece(const board_file& f, const text_piece& p, row_t* out) {
   if (f.format == board_format::positions) {
-    const text_summary s = summarize(f.fd, p.begin, p.end, f.size, out, p.count);
+    const text_summary s = summarize<true>(f.fd, p.begin, p.end, f.size, out, p.count);
     return s.well_formed && s.numbers == p.count &&
            std::all_of(out, out + p.count, [&](row_t row) { return row < f.n; });
   }

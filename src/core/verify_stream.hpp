@@ -18,7 +18,8 @@ namespace nq::detail {
 std::uint64_t streamed_verify_bytes(index_t n, unsigned threads);
 
 /// The numbers of a positions file of `size` bytes, counted in `parts` ranges at once, where
-/// they make one line of numbers 1..max_n (whitespace or commas between them); 0 otherwise.
+/// they make one line of numbers (whitespace or commas between them); 0 otherwise. Their
+/// values are read, and checked, as the board is.
 index_t count_positions(int fd, std::uint64_t size, unsigned parts);
 
 /// verify_board(read_board(in, format, source), threads) for a board in a regular file (`in`
