@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "nqueens/config.hpp"
+#include "nqueens/rng.hpp"
 
 namespace nq {
 
@@ -44,18 +45,7 @@ class philox_batch {
   }
 
   /// @brief Uniform integer in [0, bound), bound > 0, as philox_stream::below draws it.
-  std::uint32_t below(std::uint32_t bound) {
-    std::uint64_t product = static_cast<std::uint64_t>(next_u32()) * bound;
-    auto low = static_cast<std::uint32_t>(product);
-    if (low < bound) {
-      const std::uint32_t threshold = (0u - bound) % bound;
-      while (low < threshold) {
-        product = static_cast<std::uint64_t>(next_u32()) * bound;
-        low = static_cast<std::uint32_t>(product);
-      }
-    }
-    return static_cast<std::uint32_t>(product >> 32);
-  }
+  std::uint32_t below(std::uint32_t bound) { return uniform_below(*this, bound); }
 
  private:
   /// Blocks next_block_ .. next_block_ + blocks - 1 of the stream, Philox4x32-10 as

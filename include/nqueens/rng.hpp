@@ -12,6 +12,24 @@
 
 namespace nq {
 
+/// @brief Uniform integer in [0, bound), bound > 0, from `words`' next_u32(), without bias
+/// (Lemire's multiply-shift with rejection; the rejection needs a division only about
+/// bound / 2^32 of the time). Every generator's below(), so that all draw the same numbers
+/// from the same words.
+template <class Words>
+NQ_HD std::uint32_t uniform_below(Words& words, std::uint32_t bound) {
+  std::uint64_t product = static_cast<std::uint64_t>(words.next_u32()) * bound;
+  auto low = static_cast<std::uint32_t>(product);
+  if (low < bound) {
+    const std::uint32_t threshold = (0u - bound) % bound;
+    while (low < threshold) {
+      product = static_cast<std::uint64_t>(words.next_u32()) * bound;
+      low = static_cast<std::uint32_t>(product);
+    }
+  }
+  return static_cast<std::uint32_t>(product >> 32);
+}
+
 /// @brief One reproducible random stream; 2^64 blocks of four 32-bit words.
 class philox_stream {
  public:
@@ -33,20 +51,8 @@ class philox_stream {
     return (hi << 32) | next_u32();
   }
 
-  /// @brief Uniform integer in [0, bound), bound > 0, without bias (Lemire's multiply-shift
-  /// with rejection; the rejection needs a division only about bound / 2^32 of the time).
-  NQ_HD std::uint32_t below(std::uint32_t bound) {
-    std::uint64_t product = static_cast<std::uint64_t>(next_u32()) * bound;
-    auto low = static_cast<std::uint32_t>(product);
-    if (low < bound) {
-      const std::uint32_t threshold = (0u - bound) % bound;
-      while (low < threshold) {
-        product = static_cast<std::uint64_t>(next_u32()) * bound;
-        low = static_cast<std::uint32_t>(product);
-      }
-    }
-    return static_cast<std::uint32_t>(product >> 32);
-  }
+  /// @brief Uniform integer in [0, bound), bound > 0: uniform_below over this stream's words.
+  NQ_HD std::uint32_t below(std::uint32_t bound) { return uniform_below(*this, bound); }
 
   /// @brief Uniform double in [0, 1) with 53 random bits.
   NQ_HD double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }

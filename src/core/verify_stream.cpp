@@ -105,60 +105,6 @@ bool read_columns(const board_file& f, index_t first, index_t count, row_t* out)
                      : read_items<std::uint64_t>(f, first, count, out);
 }
 
-/// The same for a one-line positions board whose numbers pass A found to be 1..n.
-template <class Visit>
-bool scan_positions(const board_file& f, Visit&& visit) {
-  std::vector<char> buffer(std::min<std::uint64_t>(f.size, buffer_bytes));
-  std::vector<row_t> rows(std::min<index_t>(f.n, buffer_bytes / sizeof(row_t)));
-  index_t col = 0, value = 0;
-  std::size_t held = 0;
-  bool in_number = false, going = true;
-  const auto add = [&] {
-    if (value == 0 || value > f.n || col + held == f.n) return false;
-    rows[held++] = static_cast<row_t>(value - 1);
-    if (held == rows.size()) {
-      going = visit(col, rows.data(), held);
-      col += held;
-      held = 0;
-    }
-    return true;
-  };
-  for (std::uint64_t at = 0; at < f.size && going;) {
-    const std::size_t got = read_at(f.fd, buffer.data(), buffer.size(), at);
-    if (got == 0) return false;
-    at += got;
-    for (std::size_t i = 0; i < got && going; ++i) {
-      const unsigned digit = static_cast<unsigned char>(buffer[i]) - unsigned{'0'};
-      if (digit < 10) {
-        value = value * 10 + digit;
-        in_number = true;
-      } else if (in_number) {
-        if (!add()) return false;
-        value = 0;
-        in_number = false;
-      }
-    }
-  }
-  if (!going) return true;
-  if (in_number && !add()) return false;
-  if (held && going) visit(col, rows.data(), held);
-  return col + held == f.n;
-}
-
-/// Calls visit(first_col, rows, count) for the board's columns in order, a block at a time,
-/// until it returns false. False when a row lies off the board.
-template <class Visit>
-bool scan_columns(const board_file& f, Visit&& visit) {
-  if (f.format == board_format::positions) return scan_positions(f, visit);
-  std::vector<row_t> rows(std::min<index_t>(f.n, buffer_bytes / sizeof(row_t)));
-  for (index_t col = 0; col < f.n; col += rows.size()) {
-    const index_t count = std::min<index_t>(f.n - col, rows.size());
-    if (!read_columns(f, col, count, rows.data())) return false;
-    if (!visit(col, rows.data(), count)) return true;
-  }
-  return true;
-}
-
 /// What pass A finds in a byte range of a positions file: its numbers, and what decides
 /// whether the board is one line of them (no line break between two numbers).
 struct text_summary {
@@ -502,15 +448,18 @@ std::optional<bool> any_line_twice(batch_reader& reader, index_t n, unsigned par
   return twice.load();
 }
 
-/// Calls visit(col, row) for each column in order until it returns false. False where a row
-/// lies off the board.
+/// Calls visit(col, row) for each column in order, a piece at a time, until it returns false.
+/// False where a row lies off the board.
 template <class Visit>
-bool for_each_column(const board_file& f, Visit&& visit) {
-  return scan_columns(f, [&](index_t first, const row_t* queen_row, index_t count) {
-    for (index_t i = 0; i < count; ++i)
-      if (!visit(first + i, index_t{queen_row[i]})) return false;
-    return true;
-  });
+bool for_each_column(const board_file& f, const std::vector<text_piece>& pieces, Visit&& visit) {
+  std::vector<row_t> rows;
+  for (const text_piece& p : pieces) {
+    rows.resize(p.count);
+    if (!fill_piece(f, p, rows.data())) return false;
+    for (index_t i = 0; i < p.count; ++i)
+      if (!visit(p.first_col + i, index_t{rows[i]})) return true;
+  }
+  return true;
 }
 
 /// The file's layout, or nullopt where it is not an npy, raw or positions board in a regular
@@ -608,7 +557,7 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
   check_memory(clash_count_bytes(f.n, parts), "counting the clashes of ");
   std::vector<index_t> conflicts(parts, 0), first_attacked(parts, f.n), first_row(parts, 0);
   std::vector<std::optional<share_counter>> shares(parts);
-  batch_reader reader(f, std::move(pieces), batch, parts);
+  batch_reader reader(f, pieces, batch, parts);
   if (!reader.run([&](unsigned t, index_t first, const row_t* queen_row, index_t count) {
         if (!shares[t]) shares[t].emplace(f.n, t, parts);
         shares[t]->mark_block(first, queen_row, count);
@@ -625,7 +574,7 @@ std::optional<verify_report> verify_streamed(std::FILE* in, board_format format,
   if (*earliest == f.n) return report;
   // Its partner is the earliest column on one of its lines; two queens share at most one line.
   const index_t col_b = *earliest, row_b = first_row[earliest - first_attacked.begin()], n = f.n;
-  const bool readable = for_each_column(f, [&](index_t col_a, index_t row_a) {
+  const bool readable = for_each_column(f, pieces, [&](index_t col_a, index_t row_a) {
     if (col_a >= col_b) return false;
     line_kind kind = line_kind::row;
     if (diag_index(n, col_a, row_a) == diag_index(n, col_b, row_b))
