@@ -26,7 +26,7 @@ namespace {
 /// they land on) are what spreads the classes over the device.
 constexpr unsigned block_threads = 32;
 /// A class has a warp to itself while the classes in flight fit this many warps an SM (all
-/// resident at once at 72 registers a thread: 28 warps of 32 an SM), so that its search shares
+/// resident at once at 78 registers a thread: 25 warps of 32 an SM), so that its search shares
 /// neither an SM's issue slots nor a warp's branches with another class; past that, one thread
 /// each (the board is the same either way: one thread runs each class).
 constexpr index_t warps_per_sm_for_classes = 16;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// @brief The lattice solver for huge n: the board split into W interleaved sub-boards that
-/// share no line, each solved by min-conflicts, on every core. Host-side API.
+/// share no line, each solved by QS4 (qs4.hpp), on every core. Host-side API.
 ///
 /// Columns c = a + W i (class a) take only rows r = p(a) + W j, where p is a permutation of the
 /// residues 0..W-1 with p(a) - a and p(a) + a both distinct mod W (a solution of W queens on a

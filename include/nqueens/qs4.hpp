@@ -3,10 +3,17 @@
 /// @brief The lattice's sub-board solver (lattice.hpp), shared by CPU threads and the GPU
 /// kernel: QS4 (Sosic and Gu) on a workspace view, as min_conflicts.hpp runs it on the CPU,
 /// without its prefetch pipeline (a sub-board fits in cache). A random permutation is placed
-/// column by column, each column drawing rows from those left until one is free of diagonal
-/// attacks (the last of qs4_max_tries draws is taken anyway); then each attacked queen tries
-/// random partners and keeps the first swap that lowers the attacking pairs; a run stalled for
-/// 64 + 4m swaps starts again. The same stream gives the same board on either side.
+/// column by column. Where QS4 draws a row from those left for every try, a column here draws
+/// once, a position among the rows left, and tries the rows left from there on, in the order
+/// they lie (wrapping round), until one is free of diagonal attacks (the last of qs4_max_tries
+/// tries is taken anyway). That takes about as many tries (3.14 a queen at 66,358 queens,
+/// against 3.07) and one random word a column instead of one a try, and the rows tried lie
+/// side by side: at 10^9 queens on 2 threads the lattice took 15.7-17.2 s, 23.2-25.9 s before
+/// (bench/results/2026-11-26-lattice-probe.md, with larger write-out groups). The rows left are
+/// not in a random order (from a reset, half of them still lie in order at column m/2), so a
+/// probe mostly tries neighbouring rows; the tries it takes, measured, are what justify it.
+/// Then each attacked queen tries random partners and keeps the first swap that lowers the
+/// attacking pairs; a run stalled for 64 + 4m swaps starts again. The same stream gives the same board on either side.
 ///
 /// Lines hold byte counts. A line never takes more than qs4_line_cap queens: a placement that
 /// would pass it restarts the run, and a swap that would is not taken. A restart also follows
@@ -21,7 +28,7 @@
 
 namespace nq {
 
-/// @brief Draws a column makes before it takes an attacked square.
+/// @brief Rows a column tries before it takes an attacked square.
 inline constexpr unsigned qs4_max_tries = 64;
 /// @brief Most queens a line may hold (its count is a byte).
 inline constexpr unsigned qs4_line_cap = 250;
@@ -49,7 +56,7 @@ struct qs4_view {
   index_t work_capacity;  ///< qs4_work_capacity(m), the same on every side (tests take less)
 };
 
-/// @brief What a run has done: steps (rows drawn + partners drawn), restarts, and the
+/// @brief What a run has done: steps (rows tried + partners drawn), restarts, and the
 /// attacking pairs among the queens on its lines.
 struct qs4_state {
   std::uint64_t steps = 0;
@@ -89,8 +96,8 @@ NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_st
   work_size = 0;
   for (s.placed = 0; s.placed < m; ++s.placed) {
     const index_t col = s.placed;
-    for (unsigned tries = 0;;) {
-      const index_t j = col + rng.below(static_cast<std::uint32_t>(m - col));
+    index_t j = col + rng.below(static_cast<std::uint32_t>(m - col));
+    for (unsigned tries = 0;; j = j + 1 == m ? col : j + 1) {
       if (!qs4_step(s, max_steps, stop)) return 0;
       const index_t d = diag_index(m, col, q[j]), a = anti_diag_index(col, q[j]);
       const bool free = v.diag[d] == 0 && v.anti_diag[a] == 0;
@@ -116,11 +123,16 @@ NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_st
 /// view's fields and the stream in locals while it runs. Read through `s`, `v` and `rng`, each
 /// would be read again after every byte stored to the lines (a byte store may alias anything),
 /// and wait on it: 10^7 queens on one thread took 0.69 s of CPU this way, 0.39 s with locals
-/// (bench/results/2026-11-26-lattice-fast.md). The device keeps qs4_place: locals cost its
-/// kernel 6 registers (ptxas: solve_classes 72 -> 78).
+/// (bench/results/2026-11-26-lattice-fast.md). Not inlined: inlined in the lattice's worker,
+/// gcc kept its bases on the stack and reloaded them every try (10^8 queens on one thread,
+/// alternated: 3.4-4.1 s inlined, 3.2-3.9 s not; the ranges overlap, but not inlined was faster
+/// in each of 4 pairs). The device keeps qs4_place: when tried (before the probe), locals cost
+/// its kernel 6 registers (ptxas: solve_classes 72 -> 78). The probe's position, kept across
+/// the tries, also costs it 6 (72 -> 78, in 64 or 32 bits alike), the price of one Philox word
+/// a column instead of one a try.
 template <class Rng, class Stop>
-int qs4_place_host(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
-                   index_t& work_size, Stop& stop) {
+[[gnu::noinline]] int qs4_place_host(const qs4_view& v, Rng& rng, std::uint64_t max_steps,
+                                     qs4_state& s, index_t& work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   row_t* const q = v.queen_row;
   std::uint8_t* const diag = v.diag;
@@ -131,8 +143,8 @@ int qs4_place_host(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_sta
   index_t pairs = 0, listed = 0, col = 0;
   int end = 1;
   for (; col < m; ++col) {
-    for (unsigned tries = 0;;) {
-      const index_t j = col + r.below(static_cast<std::uint32_t>(m - col));
+    index_t j = col + r.below(static_cast<std::uint32_t>(m - col));
+    for (unsigned tries = 0;; j = j + 1 == m ? col : j + 1) {
       ++steps;  // qs4_step's tests, on the locals
       if ((max_steps && steps >= max_steps) ||
           (steps % qs4_poll_interval == 0 && (s.steps = steps, stop()))) {

@@ -37,8 +37,9 @@ constexpr std::array<algorithm_info, 20> registry{{
     {"lattice",
      "lattice split for huge n on every core (--threads): W interleaved sub-boards (columns a + Wi "
      "take rows p(a) + Wj, p a solution on a W-torus) share no line, so each is solved alone by "
-     "min-conflicts; the same board for a seed whatever the threads",
-     "sub-boards' candidate rows drawn + swaps tried, added up (--max-steps bounds each)"},
+     "QS4 (one random position a column, the rows left tried from there in order); the same "
+     "board for a seed whatever the threads",
+     "sub-boards' rows tried + swaps tried, added up (--max-steps bounds each)"},
     {"sa",
      "simulated annealing: random neighbour taken with probability min(1, exp(-d/T)), so equal "
      "moves always (--reject-equal: never); T0 = n^2, cooling 0.95 per neighbour tried "

@@ -24,10 +24,14 @@
 namespace nq {
 namespace {
 
-/// Most classes a worker solves before writing them out together: 16 neighbouring residues put
-/// 16 neighbouring columns, one 64-byte line of the board, in every row of the lattice. Fewer
-/// when that would leave fewer than 4 groups a thread (the board does not depend on it).
-constexpr index_t max_group_classes = 16;
+/// Most classes a worker solves before writing them out together: 64 neighbouring residues put
+/// 64 neighbouring columns, 256 bytes of the board, in every row of the lattice. Each row of
+/// the lattice is a page of its own (rows lie 4W bytes apart), and its visit costs a page walk
+/// whatever is written there: at 10^9 queens, 2 threads, 16 classes a group took 17.3-19.9 s,
+/// 32 took 17.1-17.6 s and 64 took 16.4-16.6 s (bench/results/2026-11-26-lattice-probe.md);
+/// the group's boards, 16 MiB at 10^9, are read back in order. Fewer when that would leave
+/// fewer than 4 groups a thread (the board does not depend on it).
+constexpr index_t max_group_classes = 64;
 index_t group_classes(index_t classes, unsigned threads) {
   return std::clamp<index_t>(classes / (4 * index_t{threads}), 1, max_group_classes);
 }
