@@ -9,6 +9,7 @@
 #include <numeric>
 #include <string>
 
+#include "nqueens/philox_batch.hpp"
 #include "nqueens/qs4.hpp"
 #include "placement_oracle.hpp"
 #include "resident_memory.hpp"
@@ -47,9 +48,10 @@ TEST(Qs4, ATinyWorkListStillSolves) {
   }
 }
 
-// The host's threads place with qs4_place_host, the device with qs4_place (qs4.hpp): from the
-// same rows, lines and stream they make the same draws, stores and counts, whether the
-// placement ends placed, at a step limit, at a stop, or restarting (a work list too short).
+// The host's threads place with qs4_place over philox_batch, the device over philox_stream
+// (qs4.hpp): from the same rows, lines and stream they make the same draws, stores and counts,
+// whether the placement ends placed, at a step limit, at a stop, or restarting (a work list
+// too short).
 // Several placements follow each other on one board, as restarts do (rows kept, lines
 // cleared), so the second and later ones start from a shuffled permutation.
 TEST(Lattice, TheHostsPlacementIsTheDevicesPlacement) {
@@ -71,16 +73,20 @@ TEST(Lattice, TheHostsPlacementIsTheDevicesPlacement) {
     o.work.assign(capacity, 0);
     const qs4_view v{o.rows.data(), o.diag.data(), o.anti.data(), o.work.data(), m, capacity};
     qs4_reset(v);
-    philox_stream rng(m, max_steps + capacity);
     std::uint64_t polls = 0;
     auto stop = [&] { return ++polls == stop_at_poll; };
-    for (int r = 0; r < rounds; ++r) {
-      detail::qs4_clear(v);
-      o.end = host ? detail::qs4_place_host(v, rng, max_steps, o.state, o.work_size, stop)
-                   : detail::qs4_place(v, rng, max_steps, o.state, o.work_size, stop);
-      if (o.end == 0) break;
-    }
-    o.next_word = rng.next_u32();
+    const auto rounds_with = [&](auto rng) {
+      for (int r = 0; r < rounds; ++r) {
+        detail::qs4_clear(v);
+        o.end = detail::qs4_place(v, rng, max_steps, o.state, o.work_size, stop);
+        if (o.end == 0) break;
+      }
+      o.next_word = rng.next_u32();
+    };
+    if (host)
+      rounds_with(philox_batch(m, max_steps + capacity));
+    else
+      rounds_with(philox_stream(m, max_steps + capacity));
     return o;
   };
   int ends[3] = {0, 0, 0};

@@ -86,59 +86,35 @@ NQ_HD inline void qs4_clear(const qs4_view& v) {
   for (index_t i = 0; i < diag_line_count(v.m); ++i) v.diag[i] = v.anti_diag[i] = 0;
 }
 
-/// Placement (the phase above). 1: placed; 0: a limit stopped it; 2: restart.
+#ifdef __CUDA_ARCH__
+#define NQ_QS4_HOST_NOINLINE
+#else
+#define NQ_QS4_HOST_NOINLINE [[gnu::noinline]]
+#endif
+/// Placement (the phase above). 1: placed; 0: a limit stopped it; 2: restart. The same code on
+/// the host's threads and on the device. Its counters, the view's fields and (on the host) the
+/// stream are locals while it runs: read through `s`, `v` and `rng`, each would be read again
+/// after every byte stored to the lines (a byte store may alias anything), and wait on it: 10^7
+/// queens on one thread took 0.69 s of CPU that way, 0.39 s with locals
+/// (bench/results/2026-11-26-lattice-fast.md). On the device the stream stays where it is (a
+/// copy would be a second stream state in local memory: ptxas, solve_classes' stack 48 -> 88
+/// bytes); there the locals cost no register (78 either way, the probe's position included).
+/// Not inlined on the host: inlined in the lattice's worker, gcc kept its bases on the stack
+/// and reloaded them every try (10^8 queens on one thread, alternated: 3.4-4.1 s inlined,
+/// 3.2-3.9 s not; the ranges overlap, but not inlined was faster in each of 4 pairs).
 template <class Rng, class Stop>
-NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_state& s,
-                    index_t& work_size, Stop& stop) {
-  const index_t m = v.m, capacity = v.work_capacity;
-  row_t* q = v.queen_row;
-  s.pairs = 0;
-  work_size = 0;
-  for (s.placed = 0; s.placed < m; ++s.placed) {
-    const index_t col = s.placed;
-    index_t j = col + rng.below(static_cast<std::uint32_t>(m - col));
-    for (unsigned tries = 0;; j = j + 1 == m ? col : j + 1) {
-      if (!qs4_step(s, max_steps, stop)) return 0;
-      const index_t d = diag_index(m, col, q[j]), a = anti_diag_index(col, q[j]);
-      const bool free = v.diag[d] == 0 && v.anti_diag[a] == 0;
-      if (!free && ++tries < qs4_max_tries) continue;
-      if (v.diag[d] >= qs4_line_cap || v.anti_diag[a] >= qs4_line_cap) return 2;
-      const row_t row = q[j];
-      q[j] = q[col];
-      q[col] = row;
-      const index_t created = v.diag[d]++ + index_t{v.anti_diag[a]++};
-      if (created) {
-        if (work_size == capacity) return 2;
-        v.work[work_size++] = col;
-      }
-      s.pairs += created;
-      break;
-    }
-  }
-  return 1;
-}
-
-#ifndef __CUDA_ARCH__
-/// qs4_place for the host's threads: the same draws, tests and stores, with its counters, the
-/// view's fields and the stream in locals while it runs. Read through `s`, `v` and `rng`, each
-/// would be read again after every byte stored to the lines (a byte store may alias anything),
-/// and wait on it: 10^7 queens on one thread took 0.69 s of CPU this way, 0.39 s with locals
-/// (bench/results/2026-11-26-lattice-fast.md). Not inlined: inlined in the lattice's worker,
-/// gcc kept its bases on the stack and reloaded them every try (10^8 queens on one thread,
-/// alternated: 3.4-4.1 s inlined, 3.2-3.9 s not; the ranges overlap, but not inlined was faster
-/// in each of 4 pairs). The device keeps qs4_place: when tried (before the probe), locals cost
-/// its kernel 6 registers (ptxas: solve_classes 72 -> 78). The probe's position, kept across
-/// the tries, also costs it 6 (72 -> 78, in 64 or 32 bits alike), the price of one Philox word
-/// a column instead of one a try.
-template <class Rng, class Stop>
-[[gnu::noinline]] int qs4_place_host(const qs4_view& v, Rng& rng, std::uint64_t max_steps,
+NQ_QS4_HOST_NOINLINE NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps,
                                      qs4_state& s, index_t& work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   row_t* const q = v.queen_row;
   std::uint8_t* const diag = v.diag;
   std::uint8_t* const anti_diag = v.anti_diag;
   index_t* const work = v.work;
+#ifdef __CUDA_ARCH__
+  Rng& r = rng;  // a copy would be a second stream state in local memory
+#else
   Rng r = rng;
+#endif
   std::uint64_t steps = s.steps;
   index_t pairs = 0, listed = 0, col = 0;
   int end = 1;
@@ -176,14 +152,16 @@ template <class Rng, class Stop>
     }
     if (end != 1) break;
   }
+#ifndef __CUDA_ARCH__
   rng = r;
+#endif
   s.steps = steps;
   s.pairs = pairs;
   s.placed = col;
   work_size = listed;
   return end;
 }
-#endif
+#undef NQ_QS4_HOST_NOINLINE
 
 /// Repair (the phase above). 1: no pairs left; 0: a limit stopped it; 2: stalled, restart.
 template <class Rng, class Stop>
@@ -267,11 +245,7 @@ NQ_HD bool qs4_solve(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_s
   for (;; ++s.restarts) {
     detail::qs4_clear(v);
     index_t work_size = 0;
-#ifdef __CUDA_ARCH__
     int end = detail::qs4_place(v, rng, max_steps, s, work_size, stop);
-#else
-    int end = detail::qs4_place_host(v, rng, max_steps, s, work_size, stop);
-#endif
     if (end == 1) end = detail::qs4_repair(v, rng, max_steps, s, work_size, stop);
     if (end == 0) return false;
     if (end == 1) return true;
