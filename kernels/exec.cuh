@@ -248,6 +248,7 @@ template <class Body>
 void launch_threads(const char* name, unsigned blocks, unsigned threads, const Body& body) {
   check_launch(name, blocks, threads, 0);
   detail::count_cost(detail::costs().launches);
+  kernel_clock::before_launch();
 #if defined(__CUDACC__)
   thread_kernel<<<blocks, threads>>>(body);
   NQ_CUDA_TRY(cudaGetLastError());
@@ -277,9 +278,11 @@ void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, 
     NQ_CUDA_TRY(cudaFuncSetAttribute(block_kernel<Threads, Body>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(shared_bytes)));
+  kernel_clock::before_launch();
   block_kernel<Threads, Body><<<blocks, Threads, shared_bytes>>>(body);
   NQ_CUDA_TRY(cudaGetLastError());
 #else
+  kernel_clock::before_launch();
   const host::schedule plan = host::current_schedule();
   default_stream().enqueue([name, plan, blocks, shared_bytes, body] {
     using state_t = typename Body::shared_state;

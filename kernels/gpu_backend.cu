@@ -1,6 +1,7 @@
 // The GPU batch backend: thread-per-run chains launched in slices, each slice's outcomes
 // reduced on the device into the tally (steps sorted and run-length counted, restarts summed),
-// so only a handful of (steps, runs) pairs cross back to the host. Per-run records cross only
+// so only a handful of (steps, runs) pairs cross back to the host. Kernel time is the launches'
+// own (kernel_clock), not the host's work around them. Per-run records cross only
 // when the caller asks for them: a stop alone needs none (tallies_finished_prefix).
 
 #include <thrust/execution_policy.h>
@@ -73,7 +74,7 @@ class gpu_backend final : public batch_backend {
     use_device(device_);  // the device is the calling thread's, which may not be the creator
     const std::atomic<bool>* halt = job.limits.stop;
     kernel_seconds_ = 0.0;
-    cuda_event start, stop;
+    kernel_clock clock;  // the launches alone: not the allocations, waits and Thrust around them
     const bool population = has_population_run(job.algorithm, job.n);
     const std::uint64_t capacity =
         std::min({slice_runs_, job.count,
@@ -112,13 +113,14 @@ class gpu_backend final : public batch_backend {
       const std::uint64_t count = std::min(capacity, job.count - done);
       launch.first = job.first + done;
       launch.count = count;
-      start.record();
-      if (population)
-        launch_population_runs(population_launch{.job = launch, .shape = shape}, halt);
-      else
-        launch_thread_chains(launch, halt);
-      stop.record();
-      kernel_seconds_ += elapsed_seconds(start, stop);
+      {
+        const kernel_clock::timing timing(clock);
+        if (population)
+          launch_population_runs(population_launch{.job = launch, .shape = shape}, halt);
+        else
+          launch_thread_chains(launch, halt);
+      }
+      kernel_seconds_ += clock.take_seconds();
       // Once the stop is up the whole launch is dropped (below, for records): without them
       // the tally then holds exactly the runs before it, the finished prefix.
       if (!records && halt && halt->load()) break;

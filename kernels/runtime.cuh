@@ -75,14 +75,20 @@ inline void free_device(void* data, std::size_t bytes) {
 
 }  // namespace detail
 
+// A kernel_clock's span ends at the waits below (defined with the clock).
+inline void note_wait_begins();
+inline void note_wait_ended();
+
 /// Waits until the device has finished everything launched; reports a failed kernel.
 inline void synchronize() {
   detail::count_cost(detail::costs().syncs);
+  note_wait_begins();
 #if defined(__CUDACC__)
   NQ_CUDA_TRY(cudaDeviceSynchronize());
 #else
   default_stream().synchronize();
 #endif
+  note_wait_ended();
 }
 
 /// Whether the default stream has finished everything launched so far, without waiting.
@@ -99,6 +105,7 @@ inline bool stream_idle() {
 
 /// Waits for the default stream, raising `flag` once `*stop` is set (without stop: waits).
 inline void wait_raising(const std::atomic<bool>* stop, unsigned* flag) {
+  note_wait_begins();  // the polling below is the host's time, not the kernels'
   for (bool raised = false; stop && !stream_idle();) {
     if (!raised && stop->load(std::memory_order_relaxed)) {
       raise_flag(flag);
@@ -257,6 +264,7 @@ class cuda_event {
 #endif
   cuda_event(const cuda_event&) = delete;
   cuda_event& operator=(const cuda_event&) = delete;
+  friend class kernel_clock;  // reads two events the device has passed, without a wait
 
   /// Seconds from `start` to `stop`, once `stop` has happened.
   friend double elapsed_seconds(const cuda_event& start, const cuda_event& stop) {
@@ -281,6 +289,92 @@ class cuda_event {
 };
 
 double elapsed_seconds(const cuda_event& start, const cuda_event& stop);
+
+/// Times the kernels the calling thread launches (launch_threads, launch_blocks) while a
+/// kernel_clock::timing is alive: spans of the stream from an event just before the first
+/// launch to one recorded as the host next waits for the device (synchronize, wait_raising) or
+/// reads the clock. So the host's work before a launch and between a wait and the next launch
+/// (allocations, frees, copies and the polling of a wait) is not counted, while the stream's own
+/// work between two launches with no wait between them (a whole-grid generation's Thrust calls)
+/// is. Two events a span, none a launch. Scopes nest: the innermost clock takes the launches.
+class kernel_clock {
+ public:
+  /// While alive, the calling thread's launches and waits mark `clock`.
+  class timing {
+   public:
+    explicit timing(kernel_clock& clock) : previous_(std::exchange(active(), &clock)) {}
+    ~timing() { active() = previous_; }
+    timing(const timing&) = delete;
+    timing& operator=(const timing&) = delete;
+
+   private:
+    kernel_clock* previous_;
+  };
+
+  /// Called by the launch helpers before each launch: the first opens a span.
+  static void before_launch() {
+    kernel_clock* clock = active();
+    if (clock && !clock->open_) {
+      clock->start_.record();
+      clock->open_ = true;
+    }
+  }
+  /// Called by the waits before they wait: an open span ends where the stream is now.
+  static void before_wait() {
+    kernel_clock* clock = active();
+    if (clock && clock->open_ && !clock->ending_) {
+      clock->stop_.record();
+      clock->ending_ = true;
+    }
+  }
+  /// Called by the waits once the device is idle: the span's seconds, read without waiting.
+  static void after_wait() {
+    kernel_clock* clock = active();
+    if (clock && clock->ending_) clock->close();
+  }
+
+  /// The seconds of every span since the last call; a span still open ends now (a wait, counted
+  /// as one). 0, and no wait, when nothing was launched.
+  double take_seconds() {
+    if (open_) {
+      if (!ending_) stop_.record();
+      detail::count_cost(detail::costs().syncs);
+#if defined(__CUDACC__)
+      NQ_CUDA_TRY(cudaEventSynchronize(stop_.event_));
+#else
+      default_stream().synchronize();
+#endif
+      close();
+    }
+    return std::exchange(seconds_, 0.0);
+  }
+
+ private:
+  static kernel_clock*& active() {
+    thread_local kernel_clock* clock = nullptr;
+    return clock;
+  }
+
+  /// Adds the span start_ .. stop_, which the device has passed.
+  void close() {
+#if defined(__CUDACC__)
+    float milliseconds = 0;
+    NQ_CUDA_TRY(cudaEventElapsedTime(&milliseconds, start_.event_, stop_.event_));
+    seconds_ += milliseconds / 1000.0;
+#else
+    seconds_ += std::chrono::duration<double>(stop_.at_ - start_.at_).count();
+#endif
+    open_ = ending_ = false;
+  }
+
+  cuda_event start_, stop_;
+  bool open_ = false;    // start_ recorded, the span not yet added
+  bool ending_ = false;  // stop_ recorded for the open span
+  double seconds_ = 0;
+};
+
+inline void note_wait_begins() { kernel_clock::before_wait(); }
+inline void note_wait_ended() { kernel_clock::after_wait(); }
 
 /// Makes `device` the calling thread's device: where its allocations, launches, copies and
 /// waits go (cudaSetDevice). In the host execution, one of the devices it plays.

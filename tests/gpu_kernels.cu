@@ -1,6 +1,8 @@
 // The one-thread test kernels, as bodies the exec layer launches (host execution included).
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "gpu_kernels.hpp"
 #include "kernels/exec.cuh"
@@ -87,6 +89,30 @@ struct keyed_elements {
   NQ_HD bool done() const { return false; }
 };
 
+struct store_one {
+  unsigned* out;
+  NQ_HD void operator()(cuda::thread_id id) const {
+    if (id.global() == 0) *out = 1;
+  }
+};
+
+/// A block kernel for the clock: its launches go through launch_blocks.
+struct store_two {
+  struct shared_state {
+    unsigned word;
+  };
+  unsigned* out;
+  template <class Block>
+  NQ_HD void operator()(Block& block, shared_state& s) const {
+    block.each([&](unsigned t) {
+      if (t == 0) s.word = 2;
+    });
+    block.each([&](unsigned t) {
+      if (t == 0) *out = s.word;
+    });
+  }
+};
+
 template <class T>
 std::vector<T> copy_back(const cuda::device_buffer<T>& buffer) {
   std::vector<T> host(buffer.size());
@@ -159,6 +185,39 @@ std::vector<std::uint64_t> device_select_least(const std::vector<std::uint64_t>&
   std::vector<std::uint64_t> taken = copy_back(numbers);
   std::sort(taken.begin(), taken.end());
   return taken;
+}
+
+kernel_clock_probe probe_kernel_clock(double host_pause) {
+  using steady = std::chrono::steady_clock;
+  const auto pause = [&] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(host_pause));
+  };
+  kernel_clock_probe probe;
+  cuda::kernel_clock clock;
+  cuda::device_buffer<unsigned> out(1);
+  // Untimed first launches: the module's lazy loading is the host's, not a kernel's.
+  cuda::launch_threads("clock_probe", 1, 32, store_one{out.data()});
+  cuda::launch_blocks<32>("clock_probe_block", 1, 0, store_two{out.data()});
+  cuda::synchronize();
+  const auto begin = steady::now();
+  {
+    // Host time before a launch, after a wait and before the next launch, and after the last
+    // wait: none of it the kernels'.
+    const cuda::kernel_clock::timing timing(clock);
+    pause();
+    cuda::launch_threads("clock_probe", 1, 32, store_one{out.data()});
+    cuda::synchronize();
+    pause();
+    cuda::launch_blocks<32>("clock_probe_block", 1, 0, store_two{out.data()});
+    cuda::wait_raising(nullptr, nullptr);
+    pause();
+  }
+  probe.timed = clock.take_seconds();
+  probe.wall = std::chrono::duration<double>(steady::now() - begin).count();
+  const std::uint64_t waits = cuda::detail::costs().syncs.load();
+  probe.idle_reading = clock.take_seconds();  // nothing launched since the last reading
+  probe.idle_waits = cuda::detail::costs().syncs.load() - waits;
+  return probe;
 }
 
 }  // namespace nq::test

@@ -36,4 +36,15 @@ std::vector<queen_move> device_steepest_walk(std::vector<row_t> rows, std::uint6
 std::vector<std::uint64_t> device_select_least(const std::vector<std::uint64_t>& keys,
                                                std::uint64_t k, bool tie_numbers);
 
+/// What kernel_clock (kernels/runtime.cuh) measured of two short launches, one by
+/// launch_threads and one by launch_blocks, each followed by a wait, with `host_pause` seconds
+/// of host sleep before the first, between the two and after the last inside the timing: its
+/// seconds, the wall time of the whole, and the reading (and waits) of a clock with nothing
+/// launched since.
+struct kernel_clock_probe {
+  double timed = 0, wall = 0, idle_reading = -1;
+  std::uint64_t idle_waits = 0;
+};
+kernel_clock_probe probe_kernel_clock(double host_pause);
+
 }  // namespace nq::test

@@ -49,6 +49,19 @@ TEST_F(Gpu, PairCountOnLargeAndCrowdedBoards) {
   EXPECT_EQ(gpu::count_attacking_pairs(rows), verify_board(rows).conflicts);
 }
 
+// A batch's kernel time is its launches' (kernels/runtime.cuh, kernel_clock): host sleeps
+// before a launch, between a wait and the next launch, and after the last, standing for the
+// allocations, frees and polling that once fell between the events, are not counted, while the
+// kernels are. A clock that launched nothing since its last reading reads 0 without waiting.
+TEST_F(Gpu, KernelClockTimesTheLaunchesNotTheHostAroundThem) {
+  const test::kernel_clock_probe probe = test::probe_kernel_clock(0.15);
+  EXPECT_GE(probe.wall, 0.45);
+  EXPECT_GT(probe.timed, 0.0) << "the launches were not timed";
+  EXPECT_LT(probe.timed, 0.1) << "the host's 0.45 s of sleep were counted as kernel time";
+  EXPECT_EQ(probe.idle_reading, 0.0);
+  EXPECT_EQ(probe.idle_waits, 0u);
+}
+
 TEST_F(Gpu, PhiloxDrawsMatchTheHost) {
   for (const std::uint32_t bound : {1u, 8u, 1000u, 3u << 30, 0xFFFFFFFFu}) {
     philox_stream host(99, 12345);
