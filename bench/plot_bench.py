@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Draws `nqueens bench` records (PNG) as grouped bars: one panel per unit (log scale), one
 group per workload, one bar per record and place it ran on (median; the whisker spans min to
-max), with the GPU's speed-up over every core written over its bar. Figures that did not run
+max), with the GPU's speed-up over every core written over its bar. A figure the record calls
+unsteady (no three repeats within 5%) is hatched, an indicative one (fewer than three repeats,
+as --quick makes) pale and dotted; a note under the panels says so. Figures that did not run
 are listed under the panels with the reason the record gives.
 
 Usage: bench/plot_bench.py RECORD.json [MORE.json ...] [-o bench.png] [--title T]
-Exit: 0 drawn, 2 a file that is not a bench record (schema 1) or holds no figure that ran.
+Exit: 0 drawn, 2 a file that is not a bench record (schema 1 or 2) or holds no figure that ran.
 """
 
 import argparse
@@ -16,8 +18,11 @@ import sys
 
 from plot_common import save_png
 import matplotlib.pyplot as plt
+from matplotlib.patches import Patch
 
-SCHEMA = 1
+SCHEMAS = (1, 2)  # schema 1 records say nothing of their figures' quality
+# How a bar of each quality is drawn: (hatch, alpha); steady (or not said) plain.
+MARKS = {"unsteady": ("///", 0.85), "indicative": ("..", 0.45)}
 
 
 def refuse(message):
@@ -42,9 +47,9 @@ def read_record(path):
         kind = record.get("workload") if isinstance(record, dict) else type(record).__name__
         refuse(f"{path} is not a bench record (workload {kind!r}; `nqueens bench -f json` "
                "writes one)")
-    if record.get("schema") != SCHEMA:
+    if record.get("schema") not in SCHEMAS:
         refuse(f"{path} is a bench record of schema {record.get('schema')!r}; this script "
-               f"reads schema {SCHEMA}")
+               f"reads schemas {SCHEMAS[0]} and {SCHEMAS[1]}")
     if not isinstance(record.get("figures"), list):
         refuse(f"{path} is a bench record without a list of figures")
     return record
@@ -107,7 +112,7 @@ def collect(records, paths):
                 unit["series"].append(series)
             unit["bars"][(figure["workload"], series)] = (
                 figure["median"], figure["min"], figure["max"],
-                speedups.get((figure["workload"], figure["on"])))
+                speedups.get((figure["workload"], figure["on"])), figure.get("quality"))
     return units, skipped
 
 
@@ -144,19 +149,26 @@ def main():
     for axis, (name, unit) in zip((row[0] for row in axes), units.items()):
         width = 0.8 / len(unit["series"])
         for k, series in enumerate(unit["series"]):
-            xs, medians, low, high, notes = [], [], [], [], []
+            xs, medians, low, high, notes, qualities = [], [], [], [], [], []
             for i, workload in enumerate(unit["workloads"]):
                 bar = unit["bars"].get((workload, series))
                 if bar is None:
                     continue
-                median, least, most, speedup = bar
+                median, least, most, speedup, quality = bar
                 xs.append(i - 0.4 + width * (k + 0.5))
                 medians.append(median)
                 low.append(max(0.0, median - least))
                 high.append(max(0.0, most - median))
                 notes.append(speedup)
-            axis.bar(xs, medians, width, yerr=[low, high], capsize=2, color=colours[series],
-                     label=series)
+                qualities.append(quality)
+            bars = axis.bar(xs, medians, width, yerr=[low, high], capsize=2,
+                            color=colours[series], label=series)
+            for drawn, quality in zip(bars, qualities):
+                if quality in MARKS:
+                    hatch, alpha = MARKS[quality]
+                    drawn.set_hatch(hatch)
+                    drawn.set_alpha(alpha)
+                    drawn.set_edgecolor("black")
             for x, median, most, note in zip(xs, medians, high, notes):
                 if note:
                     axis.annotate(note, (x, median + most), ha="center", va="bottom", fontsize=7)
@@ -170,11 +182,20 @@ def main():
         axis.set_xticks(range(len(unit["workloads"])))
         axis.set_xticklabels(unit["workloads"], fontsize=8)
         axis.grid(axis="y", which="major", alpha=0.3)
-        axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        # Plain swatches: a series' first bar may carry a quality's mark.
+        axis.legend(handles=[Patch(color=colours[s], label=s) for s in unit["series"]],
+                    fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes[0][0].set_title(args.title or title_of(records), fontsize=9)
+    labels = []
     if any(bar[3] for u in units.values() for bar in u["bars"].values()):
-        axes[len(units) - 1][0].set_xlabel(
-            "over a GPU's bar: its speed-up over every CPU core / over one core", fontsize=7)
+        labels.append("over a GPU's bar: its speed-up over every CPU core / over one core")
+    marked = {bar[4] for u in units.values() for bar in u["bars"].values()} & set(MARKS)
+    if "unsteady" in marked:
+        labels.append("hatched: unsteady (no three repeats agreed within 5%)")
+    if "indicative" in marked:
+        labels.append("pale, dotted: indicative (fewer than three repeats)")
+    if labels:
+        axes[len(units) - 1][0].set_xlabel("\n".join(labels), fontsize=7)
     if skipped:
         notes_axis = axes[-1][0]
         notes_axis.axis("off")

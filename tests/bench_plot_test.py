@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""bench/plot_bench.py on tests/data/bench_record.json: `draws` makes a PNG of the record alone
-and of it beside a second machine's (no GPU, another CPU); `refuses` exits 2 with one line on a
-batch record (from `nqueens batch -f json`) and on a bench record of another schema.
+"""bench/plot_bench.py on tests/data/bench_record.json (schema 1): `draws` makes a PNG of the
+record alone, of it beside a second machine's (no GPU, another CPU), and of a schema 2 copy
+whose figures are marked unsteady and indicative, which the bars carry; `refuses` exits 2 with
+one line on a batch record (from `nqueens batch -f json`) and on a bench record of another
+schema.
 
 Usage: bench_plot_test.py draws|refuses PLOT_BENCH RECORD [NQUEENS]
 """
@@ -46,6 +48,27 @@ def draws(script, record, scratch):
     r = plot(script, record, second, "-o", two)
     check(r.returncode == 0, f"plot_bench.py draws two machines' records: {r.stderr}")
     check(two.exists() and two.read_bytes()[:8] == PNG_SIGNATURE, "a PNG of two records")
+    # Schema 2: each figure's quality, drawn as a mark on its bar.
+    marked = json.loads(pathlib.Path(record).read_text())
+    marked["schema"] = 2
+    qualities = ["steady", "unsteady", "indicative"]
+    for k, figure in enumerate(marked["figures"]):
+        figure["quality"] = qualities[k % 3] if figure["ran"] else None
+    third = scratch / "marked.json"
+    third.write_text(json.dumps(marked))
+    r = plot(script, third, "-o", scratch / "marked.png")
+    check(r.returncode == 0 and (scratch / "marked.png").read_bytes()[:8] == PNG_SIGNATURE,
+          f"a schema 2 record with marked figures is drawn: {r.stderr}")
+    sys.path.insert(0, str(pathlib.Path(script).parent))
+    import plot_bench  # noqa: E402 (the script's own reading of the marks)
+    units, _ = plot_bench.collect([marked], [third])
+    drawn = {(w, s.split(" ")[-1]): bar[4] for u in units.values()
+             for (w, s), bar in u["bars"].items()}
+    for figure in marked["figures"]:
+        if figure["ran"]:
+            check(drawn.get((figure["workload"], figure["on"])) == figure["quality"],
+                  f"{figure['workload']} on {figure['on']} is drawn {figure['quality']}")
+    check(set(drawn.values()) >= {"unsteady", "indicative"}, "both marks are drawn")
 
 
 def refuses(script, record, nqueens, scratch):
@@ -59,11 +82,11 @@ def refuses(script, record, nqueens, scratch):
           r.stderr, f"a batch record is refused in one line, exit 2: {r.returncode} {r.stderr!r}")
     check(not png.exists(), "no PNG for a refused record")
     newer = json.loads(pathlib.Path(record).read_text())
-    newer["schema"] = 2
-    (scratch / "schema2.json").write_text(json.dumps(newer))
-    r = plot(script, scratch / "schema2.json", "-o", png)
-    check(r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "schema 2" in r.stderr,
-          f"a record of schema 2 is refused in one line, exit 2: {r.returncode} {r.stderr!r}")
+    newer["schema"] = 3
+    (scratch / "schema3.json").write_text(json.dumps(newer))
+    r = plot(script, scratch / "schema3.json", "-o", png)
+    check(r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "schema 3" in r.stderr,
+          f"a record of schema 3 is refused in one line, exit 2: {r.returncode} {r.stderr!r}")
 
 
 def main():

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "nqueens/bench.hpp"
@@ -34,6 +35,17 @@ TEST(EngineBenchOnTheHostGpu, MeasuresEachWorkloadOnTheCpuAndTheGpuAndTheirRatio
   EXPECT_EQ(report.figures[3].work, 14200);  // count-12's solutions, on every target
   EXPECT_EQ(report.figures[5].work, 14200);
   EXPECT_EQ(report.figures[2].command, "nqueens batch -n 8 -a hc -r 20000 --device gpu -q");
+  // The GPU's figures carry the kernels' time beside the wall clock's, and no CPU vector path;
+  // the CPU's the reverse.
+  for (const std::size_t gpu : {2u, 5u}) {
+    const bench_figure& f = report.figures[gpu];
+    EXPECT_GE(f.kernel_seconds_median, 0) << f.workload.name;
+    EXPECT_LE(f.kernel_seconds_median, f.seconds_median) << f.workload.name;
+    EXPECT_DOUBLE_EQ(f.kernel_median, f.work / std::max(f.kernel_seconds_median, 1e-12));
+    EXPECT_EQ(f.simd, "") << f.workload.name;
+  }
+  EXPECT_EQ(report.figures[0].kernel_seconds_median, -1);
+  EXPECT_EQ(report.figures[0].simd, "off");
   EXPECT_EQ(report.figures[5].command, "nqueens count -n 12 --device gpu --devices 0 -q");
   ASSERT_EQ(report.speedups.size(), 2u);
   for (const auto& s : report.speedups) {

@@ -27,6 +27,12 @@ class philox_batch {
         stream0_(static_cast<std::uint32_t>(stream)),
         stream1_(static_cast<std::uint32_t>(stream >> 32)) {}
 
+  /// @brief Whether this CPU has AVX2, so that a batch takes the eight-block path (else SSE2).
+  static bool cpu_has_avx2() {
+    __builtin_cpu_init();  // may run before the constructors that would otherwise call it
+    return __builtin_cpu_supports("avx2");
+  }
+
   /// @brief Takes the SSE2 path even on a CPU with AVX2 (for tests: both paths draw the
   /// same words).
   void use_sse2_only() { avx2_ = false; }
@@ -142,11 +148,6 @@ class philox_batch {
     }
     next_block_ += blocks;
     used_ = 0;
-  }
-
-  static bool cpu_has_avx2() {
-    __builtin_cpu_init();  // may run before the constructors that would otherwise call it
-    return __builtin_cpu_supports("avx2");
   }
 
   bool avx2_ = cpu_has_avx2();

@@ -75,7 +75,19 @@ int gpu_count() {
 namespace engine {
 
 void describe_machine(bench_report& report) {
-  report.cpu = cpu_model_name();
+  const machine_facts host = read_machine_facts();
+  report.cpu = host.cpu_model;
+  report.cpu_vendor = host.cpu_vendor;
+  report.cpu_family = host.cpu_family;
+  report.cpu_model = host.cpu_model_number;
+  report.cpu_stepping = host.cpu_stepping;
+  report.cpu_flags = host.cpu_flags;
+  report.cpu_mhz = host.cpu_mhz;
+  report.cpu_max_mhz = host.cpu_max_mhz;
+  report.os = host.os;
+  report.kernel = host.kernel;
+  report.arch = host.arch;
+  report.compiler = compiler_name();
   report.cores = std::max(1u, std::thread::hardware_concurrency());
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   report.memory_bytes = pages > 0 && page > 0

@@ -9,10 +9,11 @@ from conftest import cli_json
 
 def shape(record):
     """What two runs of the same benchmark share: every field but the measured and the dated."""
-    measured = {"work", "median", "min", "max", "seconds_median", "per_core"}
+    measured = {"work", "median", "min", "max", "spread", "seconds_median", "per_core"}
     return {
         "keys": list(record),
-        "machine": record["machine"],
+        # The clock is read as each run starts: the rest of the machine is the same.
+        "machine": {k: v for k, v in record["machine"].items() if k != "cpu_mhz"},
         # The commit is each binary's at its build (a module built before the last commit and a
         # command after it differ); the rest of the build is the same.
         "build": {k: v for k, v in record["build"].items() if k != "git_sha"},
