@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# `nqueens count` on the GPUs by number (issue 17), for bench/gpu_check.sh: the --devices
+# `nqueens count` on the GPUs by number (issue 17), for the device check (bench/gpu_check.py checks): the --devices
 # errors (exit 2), each GPU on its own, and, with two or more, the first two together and every
 # GPU with the CPU threads (--device all); each count must give the OEIS totals.
 #
-# Usage: bench/count_devices.sh NQUEENS GPUS
+# Usage: bench/count_devices.sh NQUEENS GPUS [N]
+# N: the size of the last count, every GPU with the CPU threads (default 20; the device
+# check's dry run, on a machine without a GPU, gives 12).
 # Exit: 0 every case as expected, 1 one was not, 2 usage.
 set -uo pipefail
 
-if [[ $# -ne 2 || ! $2 =~ ^[0-9]+$ ]]; then
-  echo "usage: bench/count_devices.sh NQUEENS GPUS" >&2
+if [[ $# -lt 2 || $# -gt 3 || ! $2 =~ ^[0-9]+$ || ! ${3:-20} =~ ^(12|16|18|20)$ ]]; then
+  echo "usage: bench/count_devices.sh NQUEENS GPUS [12|16|18|20]" >&2
   exit 2
 fi
-nqueens=$1 gpus=$2 failed=0
+nqueens=$1 gpus=$2 all_n=${3:-20} failed=0
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-declare -A solutions=([16]=14772512 [18]=666090624 [20]=39029188884)
+declare -A solutions=([12]=14200 [16]=14772512 [18]=666090624 [20]=39029188884)
 
 # expect CODE ARGS...: `count ARGS` exits CODE.
 expect() {
@@ -47,7 +49,8 @@ exact() {
 }
 
 expect 2 -n 12 --devices 0,0
-expect 2 -n 12 --devices "$gpus"
+# A number past the last GPU is a usage error; without any GPU, the device is missing (3).
+if ((gpus > 0)); then expect 2 -n 12 --devices "$gpus"; else expect 3 -n 12 --devices 0; fi
 expect 2 -n 12 --devices x
 expect 2 -n 12 --devices 0 --device cpu
 for ((d = 0; d < gpus; ++d)); do exact 18 --devices "$d"; done
@@ -55,5 +58,5 @@ if ((gpus >= 2)); then
   exact 20 --devices 0,1
   exact 20 --device gpu
 fi
-exact 20 --device all
+exact "$all_n" --device all
 exit "$failed"

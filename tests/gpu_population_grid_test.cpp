@@ -120,7 +120,7 @@ TEST_F(GpuPopulationGridControl, TheBackendNamesItsLayout) {
 }
 
 // The case on a device, n = 1000 with a population of 4096 for a few generations
-// (bench/gpu_check.sh runs it by name); scaled down in the host execution.
+// (the device check's memcheck leaves it out by name); scaled down in the host execution.
 TEST_F(GpuPopulationGridControl, MatchesTheCpuAtScale) {
   const index_t n = device_or_host(1000, 200);
   const auto settings = ga(device_or_host(4096, 64), false);
