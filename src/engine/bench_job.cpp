@@ -280,7 +280,7 @@ bench_report run(const bench_request& request) {
   if (saved) {
     const std::string mismatch = engine::bench_mismatch(*saved, request.suite, plan);
     if (!mismatch.empty() && !request.compare_shared)
-      throw usage_error("the record '" + saved->path + "' " + mismatch +
+      throw usage_error("--compare: '" + saved->path + "' " + mismatch +
                         "; give --compare-shared to compare only the figures both have at the "
                         "same sizes");
   }

@@ -32,10 +32,10 @@ std::string si(double value) {
   return text;
 }
 
-/// A ratio: "1.5x", "0.023x", "152x".
+/// A ratio to three digits: "1.04x", "0.0234x", "152x".
 std::string ratio_text(double ratio) {
   char text[32];
-  std::snprintf(text, sizeof text, ratio >= 99.5 ? "%.0fx" : "%.2gx", ratio);
+  std::snprintf(text, sizeof text, ratio >= 999.5 ? "%.0fx" : "%.3gx", ratio);
   return text;
 }
 
