@@ -92,6 +92,83 @@ TEST(CliLimits, AMinConflictsRunStoppedWhilePlacingAllocatesNoMore) {
   EXPECT_EQ(record["rows"].size(), 100000u);
 }
 
+// A board past an algorithm's limit is refused with that algorithm's reason and what takes
+// larger boards: min-conflicts' column variant points at its permutation variant, and the
+// algorithms that weigh no n(n-1) moves do not say they do.
+TEST(CliLimits, SizeRefusalsSayWhyAndWhatTakesLargerBoards) {
+  scratch_dir dir;
+  const auto refusal = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"solve", "-n", "1e7"});
+    const auto r = run_cli(dir, args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+    return r.err;
+  };
+  const std::string column = refusal({"-a", "min-conflicts", "--variant", "column"});
+  EXPECT_NE(column.find("min-conflicts --variant column takes n up to 65535"), std::string::npos)
+      << column;
+  EXPECT_NE(column.find("use --variant permutation"), std::string::npos) << column;
+  for (const char* algo : {"sa", "random", "random-opt", "ga"}) {
+    const std::string err = refusal({"-a", algo});
+    EXPECT_NE(err.find("its line counters are 16-bit"), std::string::npos) << err;
+    EXPECT_EQ(err.find("n(n-1)"), std::string::npos) << err;
+    EXPECT_NE(err.find("use min-conflicts"), std::string::npos) << err;
+  }
+  EXPECT_NE(refusal({"-a", "hc"}).find("a step weighs all n(n-1) moves"), std::string::npos);
+  EXPECT_NE(refusal({"-a", "first-choice"}).find("its order holds all n(n-1) moves"),
+            std::string::npos);
+}
+
+// first-choice's order of all n(n-1) moves is most of its memory (16 GiB at 65,535 queens):
+// `nqueens algorithms` says so, and a board whose order does not fit is refused before any
+// work, with what it needs.
+TEST(CliLimits, FirstChoiceSaysWhatItsOrderTakesAndIsRefusedWhereItDoesNotFit) {
+  scratch_dir dir;
+  const auto list = run_cli(dir, {"algorithms"});
+  ASSERT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("4 n(n-1) bytes (1 GiB at 16,384 queens, 16 GiB at 65,535)"),
+            std::string::npos)
+      << list.out;
+  const auto r = run_cli(
+      dir, {"solve", "-a", "first-choice", "-n", "20000", "--memory-limit", "1G", "-f", "summary"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("needs about 1.49 GiB of memory, but only 1.00 GiB is allowed"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+}
+
+// A systematic search stopped unsolved holds a partial placement, no board: its record counts
+// no pairs (conflicts null, not 0), its summary says there is no board, and a board format,
+// which has nothing to show, says so on stderr.
+TEST(CliLimits, AStoppedSystematicSearchShowsNoBoardAndCountsNoPairs) {
+  scratch_dir dir;
+  const std::vector<std::string> args = {"solve",     "-n",           "32", "-a",
+                                         "backtrack", "--time-limit", "0.2"};
+  auto with = [&](std::vector<std::string> more) {
+    auto all = args;
+    all.insert(all.end(), more.begin(), more.end());
+    return run_cli(dir, all);
+  };
+  const auto json = with({"-f", "json"});
+  ASSERT_EQ(json.code, 1) << json.err;
+  const auto record = nlohmann::json::parse(json.out);
+  EXPECT_TRUE(record["conflicts"].is_null()) << json.out;
+  EXPECT_TRUE(record["rows"].is_null()) << json.out;
+  const auto summary = with({"-f", "summary"});
+  EXPECT_EQ(summary.code, 1);
+  EXPECT_NE(summary.out.find("no board: stopped before placing every queen"), std::string::npos)
+      << summary.out;
+  EXPECT_EQ(summary.out.find("attacking pair"), std::string::npos) << summary.out;
+  const auto grid = with({"-f", "grid"});
+  EXPECT_EQ(grid.code, 1);
+  EXPECT_EQ(grid.out, "");
+  EXPECT_NE(grid.err.find("no board to show: backtrack stopped before placing every queen"),
+            std::string::npos)
+      << grid.err;
+  EXPECT_EQ(test::count_lines(grid.err), 1u) << grid.err;
+}
+
 // n = 60 never finishes; the help says so, and a time limit ends it.
 TEST(CliLimits, SolutionsHonoursATimeLimitAndItsHelpWarns) {
   scratch_dir dir;

@@ -771,3 +771,32 @@ TEST(Statistics, AnnealingTakesEqualMovesByDefault) {
 
 }  // namespace
 }  // namespace nq
+
+namespace nq {
+namespace {
+
+// ga's permutation encoding breeds by order crossover, which fills a child whole only from
+// permutations; its populations are not zeroed, so a start board that repeats a row (the
+// shell's `board` can make one) is refused before any individual is bred.
+TEST(GeneticSearch, APermutationRunRefusesAStartThatIsNoPermutation) {
+  local_search_settings s;
+  s.algorithm = local_algorithm::ga;
+  s.genetic.permutation = true;
+  s.genetic.population = 16;
+  local_workspace workspace(8, s);
+  const std::vector<row_t> repeats = {0, 4, 7, 5, 2, 6, 1, 1};
+  local_run run;
+  run.start = repeats.data();
+  run.limits.max_steps = 5;
+  EXPECT_THROW(workspace.run(run), usage_error);
+  const std::vector<row_t> permutation = {0, 4, 7, 5, 2, 6, 1, 3};
+  run.start = permutation.data();
+  EXPECT_NO_THROW(workspace.run(run));
+  s.genetic.permutation = false;  // the column encoding takes any board
+  local_workspace columns(8, s);
+  run.start = repeats.data();
+  EXPECT_NO_THROW(columns.run(run));
+}
+
+}  // namespace
+}  // namespace nq

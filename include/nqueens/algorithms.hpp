@@ -2,6 +2,7 @@
 /// @file
 /// @brief The algorithms the CLI offers, and the solvers without settings of their own.
 
+#include <atomic>
 #include <span>
 #include <string_view>
 
@@ -23,6 +24,8 @@ std::span<const algorithm_info> algorithms();
 const algorithm_info* find_algorithm(std::string_view name);
 
 /// @brief The explicit n mod 6 construction: O(n), one step per column; unsolved for n = 2, 3.
-solve_result solve_constructive(index_t n);
+/// `*stop` (may be null) is read every 2^20 columns: once set, the run ends unsolved, with no
+/// board and the columns left as `unplaced`.
+solve_result solve_constructive(index_t n, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace nq

@@ -191,6 +191,15 @@ NQ_HD index_t nth_row_with_load(climber_view<Count> b, index_t col, std::int32_t
 /// chosen move, with the same result.
 inline constexpr int steepest_tie_columns = 32;
 
+/// @brief A scan's poll that never stops it (the device's, and where no one asks).
+struct scan_goes_on {
+  NQ_HD bool operator()() const { return true; }
+};
+
+/// @brief Columns a scan looks at between polls: a poll costs a clock read now and then,
+/// 1,024 columns take about a millisecond at 1,024 queens and 50 ms at 65,535.
+inline constexpr index_t scan_poll_columns = 1024;
+
 /// @brief The steepest-ascent choice over all n(n-1) moves. When the least delta is at most
 /// `max_delta` (which must be below 3), returns one of the moves achieving it, uniformly at
 /// random (one draw unless it is unique; ties numbered column by column, rows ascending), or
@@ -200,9 +209,11 @@ inline constexpr int steepest_tie_columns = 32;
 /// A column's own square has load pairs + 3, i.e. delta 3: including it in the scan changes
 /// nothing at or below `max_delta`, and keeps the scan branch-free. Columns go in chunks of 32:
 /// their deltas first, then the ties, only in chunks that reach the best delta so far.
-template <class Count>
+/// `poll` is asked every scan_poll_columns columns; once it answers false the scan ends with
+/// no move (delta INT64_MAX), drawing nothing.
+template <class Count, class Poll = scan_goes_on>
 NQ_HD queen_move steepest_move(climber_view<Count> b, philox_stream& rng, std::int64_t max_delta,
-                               tie_rule rule = tie_rule::random) {
+                               tie_rule rule = tie_rule::random, Poll poll = {}) {
   const index_t n = b.n();
   std::int64_t best = INT64_MAX;
   std::uint64_t ties = 0;
@@ -213,6 +224,12 @@ NQ_HD queen_move steepest_move(climber_view<Count> b, philox_stream& rng, std::i
   std::int32_t chunk_delta[chunk];
   std::int32_t chunk_least[chunk];
   for (index_t first = 0; first < n; first += chunk) {
+    // A long scan asks whether it is still wanted (a stop, a time limit): no move if not.
+    if (first % scan_poll_columns == scan_poll_columns - chunk && !poll()) {
+      queen_move none;
+      none.delta = INT64_MAX;
+      return none;
+    }
     const index_t cols = n - first < chunk ? n - first : chunk;
     std::int32_t low = INT32_MAX;
     for (index_t i = 0; i < cols; ++i) {

@@ -30,7 +30,37 @@ struct chain_tracker {
     out.solved = out.cost == 0;
     return out;
   }
+  /// Asked during a long step: false (and stopped) once the observer wants no more.
+  NQ_HD bool keep_scanning() {
+    if (!observe.still_wanted()) out.stopped = true;
+    return !out.stopped;
+  }
 };
+
+/// A long step's poll: the observer's still_wanted() (the host's: a stop or a time limit, the
+/// clock read at each poll) where it has one; else none, and no code (the device's observers).
+template <class Observer>
+struct tracker_poll {
+  chain_tracker<Observer>* t;
+  NQ_HD bool operator()() const { return t->keep_scanning(); }
+};
+/// Whether `Observer` is asked during long steps (the host's, with a clock or a stop).
+template <class Observer>
+inline constexpr bool polls = requires(Observer& o) {
+  o.still_wanted();
+};
+
+template <class Observer>
+NQ_HD auto scan_poll(chain_tracker<Observer>& t) {
+  if constexpr (polls<Observer>)
+    return tracker_poll<Observer>{&t};
+  else
+    return scan_goes_on{};
+}
+
+/// Neighbours first-choice tries between polls (about 6 ms at 5,000 queens, where each is a
+/// cache miss into its order).
+inline constexpr std::uint32_t first_choice_poll_moves = 1u << 16;
 
 /// The starting board: random (n draws), or the one already in `b`.
 template <class Count>
@@ -65,7 +95,8 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
   std::uint32_t sideways = 0;
   while (t.may_step()) {
     const std::int64_t acceptable = sideways < max_sideways ? 0 : -1;
-    const queen_move m = steepest_move(b, rng, acceptable, h.ties);
+    const queen_move m = steepest_move(b, rng, acceptable, h.ties, detail::scan_poll(t));
+    if (detail::polls<Observer> && t.out.stopped) break;  // a poll stopped the scan
     if (m.delta > acceptable) {
       if (!restart) break;
       t.out.cost = random_board(b, rng);
@@ -88,7 +119,8 @@ NQ_HD chain_outcome hill_climb(climber_view<Count> b, philox_stream& rng,
 /// @brief first-choice: the n(n-1) neighbours in a uniformly random order (an incremental
 /// Fisher-Yates over `order`, n(n-1) entries of scratch, set to the identity at the start so a
 /// run depends on nothing before it, then reused from step to step); the first strictly better
-/// one is taken; stop when none is. With `fixed_order` (the tutorial's scan) the neighbours go
+/// one is taken; stop when none is (a long scan polls the observer as steepest_move does). With
+/// `fixed_order` (the tutorial's scan) the neighbours go
 /// column by column, rows ascending, from the first column at every step, and nothing is drawn
 /// after the starting board.
 template <class Count, class Observer>
@@ -100,11 +132,23 @@ NQ_HD chain_outcome first_choice(climber_view<Count> b, std::uint32_t* order, ph
   if (!t.report()) return t.finish();
   const index_t n = b.n();
   const auto moves = static_cast<std::uint32_t>(n * (n - 1));
-  if (!fixed_order)
-    for (std::uint32_t k = 0; k < moves; ++k) order[k] = k;
+  // A solved start needs no order (16 GiB at 65,535 queens); asked where polls are (the host),
+  // which keeps the device's chain as it was.
+  if (!fixed_order && (!detail::polls<Observer> || t.may_step()))
+    for (std::uint32_t k = 0; k < moves; ++k) {
+      // 4 n(n-1) bytes: 16 GiB at 65,535 queens, seconds to write, so it polls too.
+      if (k % detail::first_choice_poll_moves == detail::first_choice_poll_moves - 1 &&
+          !detail::scan_poll(t)())
+        return t.finish();
+      order[k] = k;
+    }
   while (t.may_step()) {
     bool moved = false;
     for (std::uint32_t i = 0; i < moves && !moved; ++i) {
+      // A scan of up to n(n-1) neighbours asks now and then whether it is still wanted.
+      if (i % detail::first_choice_poll_moves == detail::first_choice_poll_moves - 1 &&
+          !detail::scan_poll(t)())
+        break;
       std::uint32_t k = i;
       if (!fixed_order) {
         const std::uint32_t j = i + rng.below(moves - i);
@@ -154,7 +198,8 @@ NQ_HD chain_outcome jump_climb(climber_view<Count> b, philox_stream& rng, jump_s
       t.out.cost = random_jumps(b, rng, s.q, t.out.cost);
       ++t.out.steps;
     } else {
-      const queen_move m = steepest_move(b, rng, -1, rule);
+      const queen_move m = steepest_move(b, rng, -1, rule, detail::scan_poll(t));
+      if (detail::polls<Observer> && t.out.stopped) break;  // a poll stopped the scan
       if (m.delta < 0) {
         detail::take(b, t, m);
       } else {

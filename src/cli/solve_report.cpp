@@ -52,6 +52,8 @@ std::string summary_line(const solve_report& report) {
   }
   if (report.stopped_placing)
     text += ", " + count_of(result.unplaced, "queen") + " not yet placed";
+  else if (!result.solved && result.queen_row.empty())
+    text += ", no board: stopped before placing every queen";
   else if (!report.pairs_counted)
     text += ", attacking pairs not counted";
   else if (!result.solved)
@@ -93,6 +95,12 @@ void report_failure(const solve_request& request, const solve_report& report) {
   std::string text = engine::failure_reason(request.job.limits, report, request.shell != nullptr);
   if (text.starts_with("no solution found:"))
     text += " (try another --seed, or a restarting algorithm)";
+  // A board format with no board to show (a systematic search stopped with a partial
+  // placement): said, since nothing is written.
+  const bool board_format =
+      request.format != solve_format::json && request.format != solve_format::summary;
+  if (board_format && report.result.queen_row.empty())
+    text += "; no board to show: " + report.algorithm + " stopped before placing every queen";
   std::fprintf(stderr, "nqueens solve: %s\n", text.c_str());
 }
 

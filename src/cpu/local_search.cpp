@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "core/deadline.hpp"
@@ -61,6 +62,10 @@ struct host_observer {
     if (++calls % check_every != 0) return true;
     return !first_solved || first_solved->load(std::memory_order_relaxed) >= stream;
   }
+  /// Asked within a long step (a scan of n(n-1) moves): the stop and the time limit only, the
+  /// clock read each time. The polls come milliseconds apart, where the steps before a long
+  /// scan came microseconds apart: counted as steps, thousands of polls would pass unread.
+  bool still_wanted() { return !time_limit.passed_now(); }
 };
 
 }  // namespace
@@ -107,7 +112,9 @@ struct local_workspace::impl {
   impl(index_t n_, const local_search_settings& s)
       : n(n_), settings(s), queen_row(n), rows(n), diag(2 * n - 1), anti(2 * n - 1) {
     NQ_EXPECTS(n >= 1 && n <= max_local_n(s.algorithm), "board size out of range");
-    if (s.algorithm == local_algorithm::first_choice) order.resize(n * (n - 1));
+    // Not zeroed (16 GiB at 65,535 queens): first_choice writes it before reading it.
+    if (s.algorithm == local_algorithm::first_choice)
+      order = std::make_unique_for_overwrite<std::uint32_t[]>(std::size_t{n} * (n - 1));
   }
 
   /// The lines as Count: int16_t (the faster scan, up to small_climber_n) or uint16_t, which
@@ -123,9 +130,9 @@ struct local_workspace::impl {
                       Observer observe) {
     NQ_EXPECTS(is_single_chain(settings.algorithm), "a single-chain algorithm");
     if (n <= small_climber_n)
-      return run_chain(view<std::int16_t>(), order.data(), rng, settings, random_start, max_steps,
+      return run_chain(view<std::int16_t>(), order.get(), rng, settings, random_start, max_steps,
                        observe);
-    return run_chain(view<std::uint16_t>(), order.data(), rng, settings, random_start, max_steps,
+    return run_chain(view<std::uint16_t>(), order.get(), rng, settings, random_start, max_steps,
                      observe);
   }
 
@@ -140,7 +147,7 @@ struct local_workspace::impl {
       return detail::beam_search(n, settings.beam, run.seed, run.stream, run.start, max_steps,
                                  observe, queen_row, [&] { return limit.passed(); });
     return detail::genetic_search(n, settings.genetic, run.seed, run.stream, run.start, max_steps,
-                                  observe, queen_row);
+                                  observe, queen_row, [&] { return limit.passed(); });
   }
 
   chain_outcome min_conflicts(const local_run& run) {
@@ -175,15 +182,14 @@ struct local_workspace::impl {
     return chain(rng, random_start, max_steps,
                  host_observer{run.trace ? &run.trace : nullptr,
                                detail::deadline(run.limits.time_limit, clock, run.limits.stop),
-                               run.first_solved,
-                               run.stream, queen_row.data()});
+                               run.first_solved, run.stream, queen_row.data()});
   }
 
   index_t n;
   local_search_settings settings;
   std::vector<row_t> queen_row;
   std::vector<count_t> rows, diag, anti;
-  std::vector<std::uint32_t> order;  // first-choice: the order of the move numbers
+  std::unique_ptr<std::uint32_t[]> order;  // first-choice: the order of the n(n-1) move numbers
 };
 
 local_workspace::local_workspace(index_t n, const local_search_settings& settings)

@@ -35,9 +35,12 @@ chain_outcome beam_search(index_t n, const beam_settings& settings, std::uint64_
                           const population_observer& observe, std::vector<row_t>& best,
                           const std::function<bool()>& interrupted = {});
 
-/// ga: `best` receives the final best individual.
+/// ga: `best` receives the final best individual. `interrupted`, when given, is asked after
+/// each individual of the first population (true keeps those made and stops the run) and of
+/// each generation (true drops that generation and stops the run).
 chain_outcome genetic_search(index_t n, const genetic_settings& settings, std::uint64_t seed,
                              std::uint64_t run, const row_t* start, std::uint64_t max_steps,
-                             const population_observer& observe, std::vector<row_t>& best);
+                             const population_observer& observe, std::vector<row_t>& best,
+                             const std::function<bool()>& interrupted = {});
 
 }  // namespace nq::detail

@@ -339,9 +339,31 @@ void check_local_memory(const local_search_settings& settings, index_t n, unsign
 
 void check_local_size(local_algorithm algorithm, index_t n) {
   if (n <= max_local_n(algorithm)) return;
-  throw usage_error(std::string(algorithm_name(algorithm)) + " takes n up to " +
-                    std::to_string(max_local_n(algorithm)) +
-                    " (a step looks at up to n(n-1) moves); use min-conflicts for larger boards");
+  // Why each stops at 65,535 queens, and what takes larger boards, in its own words.
+  std::string why = "its line counters are 16-bit";
+  std::string instead = "min-conflicts (its default, permutation variant) or lattice";
+  switch (algorithm) {
+    case A::hc:
+    case A::hc_sideways:
+    case A::hc_restart:
+    case A::hc_random_p:
+    case A::hc_anneal_p:
+    case A::hc_memory:
+      why = "a step weighs all n(n-1) moves, and its line counters are 16-bit";
+      break;
+    case A::first_choice:
+      why = "its order holds all n(n-1) moves, 4 bytes each, and its line counters are 16-bit";
+      break;
+    case A::min_conflicts_column:
+      instead = "--variant permutation (the default), which takes any n";
+      break;
+    default:
+      break;
+  }
+  throw usage_error(std::string(algorithm_name(algorithm)) +
+                    (algorithm == A::min_conflicts_column ? " --variant column" : "") +
+                    " takes n up to " + std::to_string(max_local_n(algorithm)) + " (" + why +
+                    "); for larger boards use " + instead);
 }
 
 }  // namespace nq::engine

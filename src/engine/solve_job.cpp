@@ -94,7 +94,7 @@ solve_result run_one(const solve_request& request, const std::string& algorithm,
                      solve_report& report) {
   if (request.chains) return run_chains(request, report);
   if (report.threaded) return run_threaded(request, algorithm, report);
-  if (algorithm == "constructive") return solve_constructive(request.n);
+  if (algorithm == "constructive") return solve_constructive(request.n, request.limits.stop);
   if (is_systematic(algorithm)) return run_systematic(request, algorithm);
   if (report.chain_search) {
     local_run run;
@@ -255,7 +255,8 @@ std::string failure_reason(const search_limits& limits, const solve_report& repo
   std::string text =
       "no solution found: " + report.algorithm + " stopped after " + steps +
       (report.pairs_counted ? " with " + count_of(result.conflicts, "attacking pair") + " left"
-                            : ", its attacking pairs not counted");
+       : result.queen_row.empty() ? ", before placing every queen (no board)"
+                                  : ", its attacking pairs not counted");
   if (why_climbers_stop && report.local) text += climber_stop(report);
   // The first clash of the board it was left with, as verify names it.
   if (!result.queen_row.empty() && result.queen_row.size() <= max_clash_check_n) {
@@ -310,7 +311,9 @@ solve_report run(const solve_request& request) {
   const solve_result& result = report.result;
   report.stopped_placing =
       !result.solved && (engine::is_parallel(algorithm) || result.unplaced > 0);
-  report.pairs_counted = result.solved || (!report.stopped_placing && result.pairs_counted);
+  // A systematic search stopped unsolved holds a partial placement, no board: nothing to count.
+  report.pairs_counted = result.solved || (!report.stopped_placing && result.pairs_counted &&
+                                           !result.queen_row.empty());
   return report;
 }
 
