@@ -12,6 +12,20 @@ struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// @brief A setting of the wrong form or out of its range (a usage_error, exit code 2). It
+/// names the setting as the command line does without its dashes ("checkpoint-interval"), so
+/// that each face spells it its own way: what() is the command line's ("--checkpoint-interval
+/// must be ..."), Python's message is "checkpoint_interval must be ...".
+class setting_error : public usage_error {
+ public:
+  setting_error(std::string setting, std::string problem);
+  const std::string& setting() const { return setting_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string setting_, problem_;
+};
+
 /// @brief Not enough memory, disk or GPU for the request: exit code 3.
 struct resource_error : std::runtime_error {
   using std::runtime_error::runtime_error;

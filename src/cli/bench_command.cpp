@@ -2,11 +2,11 @@
 // figure's quality) or its JSON record, and a comparison with a record saved before.
 
 #include <cstdio>
-#include <sstream>
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/temp_files.hpp"
+#include "engine/named_settings.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/error.hpp"
 
@@ -41,36 +41,15 @@ int run_bench(int argc, char** argv) {
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
-  bench_request request;
-  if (args.count("quick") && args.count("suite"))
-    throw usage_error("--quick is a suite of its own: give --quick or --suite");
-  request.suite = args.count("quick")   ? bench_suite::quick
-                  : args.count("suite") ? parse_bench_suite(args["suite"].as<std::string>())
-                                        : bench_suite::standard;
-  if (args.count("workloads")) {
-    std::stringstream list(args["workloads"].as<std::string>());
-    for (std::string name; std::getline(list, name, ',');) request.workloads.push_back(name);
-    if (request.workloads.empty()) throw usage_error("--workloads is empty");
-  }
-  const std::string device = args["device"].as<std::string>();
-  if (device == "auto") throw usage_error("unknown --device 'auto' (expected cpu, gpu or all)");
-  request.device = parse_device_kind(device, true);
-  if (args.count("time-budget"))
-    request.time_budget = parse_seconds("--time-budget", args["time-budget"].as<std::string>());
-  if (args.count("threads")) {
-    const std::uint64_t threads = parse_positive("--threads", args["threads"].as<std::string>());
-    if (threads > 1024)
-      throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
-    request.threads = static_cast<unsigned>(threads);
-  }
+  // The benchmark as the engine reads it (the command's output options after it).
+  engine::named_settings given;
+  for (const char* name : {"suite", "workloads", "device", "time-budget", "threads", "compare"})
+    if (args.count(name)) given.set(name, args[name].as<std::string>());
+  for (const char* name : {"quick", "compare-shared"})
+    if (args.count(name)) given.set(name, "true");
+  bench_request request = engine::bench_request_from(given);
   const bool as_json = parse_text_or_json(args["format"].as<std::string>());
   const std::string path = file_option(args, "output");
-  if (args.count("compare")) {
-    request.compare_with = file_option(args, "compare");
-    request.compare_shared = args.count("compare-shared") > 0;
-  } else if (args.count("compare-shared")) {
-    throw usage_error("--compare-shared goes with --compare FILE");
-  }
   refuse_shared_outputs({{"-o", path.empty() ? "-" : path}});
   const bool show = !args.count("quiet") && stderr_is_terminal();
   if (show)
@@ -83,14 +62,16 @@ int run_bench(int argc, char** argv) {
   request.stop.flag = &interrupted;
   output_target output(path);
   bench_report report = run(request);
-  remove_temp_files_on_signal();
   if (show) std::fputs("\r\033[K", stderr);
   report.command = "nqueens bench";
   for (int i = 1; i < argc; ++i) report.command += std::string(" ") + argv[i];
   const std::string text = as_json ? to_json(report) + "\n" : to_text(report);
+  // A signal while the record is written lets it finish whole (then exit 130); a second one
+  // ends the process, the temporary removed and the old file kept.
   output.sink().write(text);
   output.commit();
-  return report.stopped ? exit_interrupted : exit_ok;
+  remove_temp_files_on_signal();  // from here on, a signal ends the process
+  return report.stopped || interrupted.load() ? exit_interrupted : exit_ok;
 }
 
 }  // namespace nq::cli

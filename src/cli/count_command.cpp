@@ -15,6 +15,7 @@
 #include "core/temp_files.hpp"
 #include "cpu/frame_engine.hpp"
 #include "engine/count_engines.hpp"
+#include "engine/named_settings.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
@@ -55,32 +56,17 @@ count_command parse_request(int argc, char** argv) {
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(options.help());
-  if (!args.count("queens")) throw usage_error("missing -n: how many queens? (see --help)");
+  // The count as the engine reads it (the command's output options after it).
+  engine::named_settings given;
+  for (const char* name :
+       {"queens", "threads", "checkpoint", "checkpoint-interval", "device", "devices", "simd"})
+    if (args.count(name)) given.set(name, args[name].as<std::string>());
+  if (args.count("unique")) given.set("unique", "true");
   count_command command;
-  count_request& request = command.job;
-  const index_t n = parse_board_size(args["queens"].as<std::string>());
-  check_count_size(static_cast<std::int64_t>(n));
-  request.n = static_cast<int>(n);
-  request.unique = args.count("unique") > 0;
-  const std::uint64_t threads = parse_positive(
-      "--threads", args.count("threads") ? args["threads"].as<std::string>() : cores);
-  if (threads > 1024)
-    throw usage_error("--threads must be at most 1024, got " + std::to_string(threads));
-  request.threads = static_cast<unsigned>(threads);
-  request.checkpoint = file_option(args, "checkpoint");
-  request.checkpoint_interval =
-      parse_seconds("--checkpoint-interval", args["checkpoint-interval"].as<std::string>());
+  command.job = engine::count_request_from(given);
   command.json = parse_text_or_json(args["format"].as<std::string>());
   command.output = file_option(args, "output");
   command.quiet = args.count("quiet") > 0;
-  request.device.kind = parse_device_kind(args["device"].as<std::string>(), true);
-  if (args.count("devices")) {
-    request.device.ids = parse_device_ids(args["devices"].as<std::string>());
-    if (request.device.kind == device_kind::cpu)
-      throw usage_error("--devices needs --device gpu, all or auto");
-  }
-  request.simd = args["simd"].as<std::string>();
-  detail::choose_frame_kernels(request.simd);  // an unknown name, or one this CPU cannot run
   return command;
 }
 
@@ -264,7 +250,6 @@ int run_count(int argc, char** argv) {
   rank_reports ranks;
   const count_report report = leader ? count_with_ranks(request, *leader, ranks) : nq::run(request);
   const count_result& result = report.result;
-  remove_temp_files_on_signal();
   for (const auto& r : ranks)
     if (!r.answered)
       std::fprintf(stderr,
@@ -278,11 +263,21 @@ int run_count(int argc, char** argv) {
         static_cast<unsigned long long>(result.subproblems_done),
         static_cast<unsigned long long>(result.subproblems),
         request.checkpoint.empty() ? "" : "; run the same command to resume from the checkpoint");
+    remove_temp_files_on_signal();
     return exit_interrupted;
   }
+  // A signal while the result is written lets it finish whole (then exit 130); a second one
+  // ends the process, the temporary removed and the old file kept.
   output.sink().write(command.json ? json_record(report, ranks).dump() + "\n"
                                    : text_line(report, ranks));
   output.commit();
+  remove_temp_files_on_signal();  // from here on, a signal ends the process
+  if (interrupted.load()) {
+    std::fprintf(stderr,
+                 "nqueens count: interrupted while writing the result, which was "
+                 "written whole\n");
+    return exit_interrupted;
+  }
   // Said once the result is written: a failure to write it is the one line a refusal makes.
   if (!report.note.empty() && ranks.empty() && !command.quiet)
     std::fprintf(stderr, "nqueens count: %s\n", report.note.c_str());

@@ -1,6 +1,16 @@
 #include "nqueens/error.hpp"
 
 #include <string>
+#include <utility>
+
+namespace nq {
+
+setting_error::setting_error(std::string setting, std::string problem)
+    : usage_error("--" + setting + " " + problem),
+      setting_(std::move(setting)),
+      problem_(std::move(problem)) {}
+
+}  // namespace nq
 
 namespace nq::detail {
 

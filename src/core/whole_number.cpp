@@ -64,11 +64,22 @@ index_t parse_board_size(const std::string& text) {
   return static_cast<index_t>(read.value);
 }
 
+namespace {
+
+/// A setting's value refused: a setting_error for an option ("--seed"), which each face spells
+/// its own way, else a usage_error as written.
+[[noreturn]] void refuse(const std::string& option, const std::string& problem) {
+  if (option.starts_with("--")) throw setting_error(option.substr(2), problem);
+  throw usage_error(option + " " + problem);
+}
+
+}  // namespace
+
 std::uint64_t parse_positive(const std::string& option, const std::string& text) {
   const whole_reading read = read_whole_number(text);
   if (read.whole && !read.too_large && read.value > 0) return read.value;
-  throw usage_error(option + " must be a positive whole number" +
-                    (read.too_large ? " up to 2^64-1" : "") + ", got '" + text + "'");
+  refuse(option, std::string("must be a positive whole number") +
+                     (read.too_large ? " up to 2^64-1" : "") + ", got '" + text + "'");
 }
 
 double parse_seconds(const std::string& option, const std::string& text) {
@@ -76,14 +87,14 @@ double parse_seconds(const std::string& option, const std::string& text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
       !std::isfinite(value) || value <= 0)
-    throw usage_error(option + " must be a positive number of seconds, got '" + text + "'");
+    refuse(option, "must be a positive number of seconds, got '" + text + "'");
   return value;
 }
 
 std::uint64_t parse_whole(const std::string& option, const std::string& text) {
   const whole_reading read = read_whole_number(text);
   if (read.whole && !read.too_large) return read.value;
-  throw usage_error(option + " must be a whole number from 0 to 2^64-1, got '" + text + "'");
+  refuse(option, "must be a whole number from 0 to 2^64-1, got '" + text + "'");
 }
 
 std::uint64_t parse_seed(const std::string& text) { return parse_whole("--seed", text); }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/sweep.hpp"
+#include "nqueens/bench.hpp"
 #include "nqueens/engine.hpp"
 
 namespace nq::engine {
@@ -66,6 +67,14 @@ void reject_local_settings(const named_settings& given, const std::string& algor
 /// time-limit, device and the algorithm's): every check and message of nqueens batch. The
 /// floors (--t-min under --t0, ...) are checked unless `swept` (each point's are, then).
 batch_request batch_request_from(const named_settings& given, bool swept);
+
+/// A count from its settings (queens, unique, threads, checkpoint, checkpoint-interval, device,
+/// devices, simd): every check and message of nqueens count.
+count_request count_request_from(const named_settings& given);
+
+/// A benchmark from its settings (quick, suite, workloads, device, time-budget, threads,
+/// compare, compare-shared): every check and message of nqueens bench.
+bench_request bench_request_from(const named_settings& given);
 
 /// A sweep's grid (--sweep) for `request`, checked whole before the first batch runs: each
 /// setting once, none both swept and given, every point's floors.

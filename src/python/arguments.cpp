@@ -15,10 +15,7 @@ std::string keyword_settings::python_name(std::string name) {
   return name;
 }
 
-namespace {
-
-/// A switch's value: True or False, or the integers 1 and 0.
-bool switch_value(const std::string& keyword, py::handle value) {
+bool keyword_settings::switch_value(const std::string& keyword, py::handle value) {
   if (PyBool_Check(value.ptr())) return value.cast<bool>();
   if (PyIndex_Check(value.ptr()) && !PyFloat_Check(value.ptr())) {
     const py::int_ number(py::reinterpret_borrow<py::object>(value));
@@ -28,8 +25,6 @@ bool switch_value(const std::string& keyword, py::handle value) {
   throw py::type_error("'" + keyword + "' is a switch: True or False (or 1 or 0), not " +
                        std::string(py::repr(value)));
 }
-
-}  // namespace
 
 std::string keyword_settings::text(const std::string& name, py::handle value) {
   if (py::isinstance<py::str>(value)) return value.cast<std::string>();

@@ -39,6 +39,10 @@ class keyword_settings {
   /// An option's name as a Python keyword: max-steps is max_steps.
   static std::string python_name(std::string name);
 
+  /// A switch's value: True or False, or the integers 1 and 0; anything else (2, "yes", None)
+  /// is a TypeError naming `keyword`.
+  static bool switch_value(const std::string& keyword, pybind11::handle value);
+
  private:
   engine::named_settings given_;
 };

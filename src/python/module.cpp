@@ -78,7 +78,8 @@ void add_device(keyword_settings& given, const std::string& device, const std::s
 
 solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::handle seed,
                     unsigned threads, const std::string& device, py::handle max_steps,
-                    py::handle time_limit, bool trace, const py::kwargs& settings) {
+                    py::handle time_limit, py::handle trace_switch, const py::kwargs& settings) {
+  const bool trace = keyword_settings::switch_value("trace", trace_switch);
   keyword_settings given;
   given.option("queens", n, "n");
   if (algo) given.option("algo", *algo);  // None: the command's default for n
@@ -151,6 +152,12 @@ py::object verify(py::handle rows_like) {
         [&](const std::atomic<bool>*) { return verify_file(path); });
     return py::module_::import("json").attr("loads")(to_json(report));
   }
+  // A board is a sequence or an array of rows: None or a number is no board (numpy would make
+  // it a 0-d array, refused below as a shape, which names the wrong fault).
+  if (!py::isinstance<py::sequence>(rows_like) && !py::hasattr(rows_like, "__array__") &&
+      !py::hasattr(rows_like, "__array_interface__"))
+    throw py::type_error("verify() takes a board (a sequence or an array of rows) or a path, not " +
+                         std::string(py::str(rows_like.get_type().attr("__name__"))));
   if (!have_numpy()) {
     // A sequence of ints, read one by one.
     if (!py::isinstance<py::sequence>(rows_like)) throw numpy_needed("verify() of an array");
@@ -209,18 +216,28 @@ std::string path_text(py::handle path, const char* function, const char* keyword
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
-py::object count(int n, bool unique, unsigned threads, const std::string& device,
+py::object count(int n, py::handle unique, unsigned threads, const std::string& device,
                  const std::optional<std::vector<int>>& devices, py::handle checkpoint,
-                 double checkpoint_interval, const std::string& simd) {
-  count_request request;
-  request.n = n;
-  request.unique = unique;
-  request.threads = threads;
-  request.device.kind = parse_device_kind(device, true);
-  if (devices) request.device.ids = *devices;
-  if (!checkpoint.is_none()) request.checkpoint = path_text(checkpoint, "count", "checkpoint");
-  request.checkpoint_interval = checkpoint_interval;
-  request.simd = simd;
+                 py::handle checkpoint_interval, const std::string& simd) {
+  // The command line's reading of its options: one set of checks and messages.
+  keyword_settings given;
+  given.option("queens", std::to_string(n));
+  if (keyword_settings::switch_value("unique", unique)) given.option("unique", "true");
+  if (threads) given.option("threads", std::to_string(threads));
+  given.option("device", device);
+  if (devices) {
+    std::string list;
+    for (const int d : *devices) {
+      if (!list.empty()) list += ',';
+      list += std::to_string(d);
+    }
+    given.option("devices", list);
+  }
+  if (!checkpoint.is_none())
+    given.option("checkpoint", path_text(checkpoint, "count", "checkpoint"));
+  given.option("checkpoint-interval", checkpoint_interval);
+  given.option("simd", simd);
+  count_request request = engine::count_request_from(given.named());
   const auto record = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
     request.stop = stop;
     const count_report report = run(request);
@@ -310,20 +327,28 @@ py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::han
   return batch_records(line, settings, "sweep", sweep_spec(grid));
 }
 
-py::object bench(bool quick, const std::optional<std::string>& suite,
+py::object bench(py::handle quick, const std::optional<std::string>& suite,
                  const std::optional<std::vector<std::string>>& workloads,
-                 const std::string& device, double time_budget, unsigned threads) {
-  bench_request request;
-  if (quick && suite) throw usage_error("quick is a suite of its own: give quick or suite");
-  request.suite = quick   ? bench_suite::quick
-                  : suite ? parse_bench_suite(*suite)
-                          : bench_suite::standard;
-  if (workloads) request.workloads = *workloads;
-  if (device == "auto") throw usage_error("unknown device 'auto' (expected cpu, gpu or all)");
-  request.device = parse_device_kind(device, true);
-  if (time_budget < 0) throw usage_error("time_budget must be positive (0: the suite's)");
-  request.time_budget = time_budget;
-  request.threads = threads;
+                 const std::string& device, py::handle time_budget, unsigned threads) {
+  // The command line's reading of its options: one set of checks and messages.
+  keyword_settings given;
+  if (keyword_settings::switch_value("quick", quick)) given.option("quick", "true");
+  if (suite) given.option("suite", *suite);
+  if (workloads) {
+    std::string list;
+    for (const auto& w : *workloads) {
+      if (!list.empty()) list += ',';
+      list += w;
+    }
+    given.option("workloads", list);
+  }
+  given.option("device", device);
+  // 0, the default, is the suite's budget; anything else is read as --time-budget is.
+  if (!(PyLong_Check(time_budget.ptr()) || PyFloat_Check(time_budget.ptr())) ||
+      PyObject_RichCompareBool(time_budget.ptr(), py::int_(0).ptr(), Py_EQ) != 1)
+    given.option("time-budget", time_budget);
+  if (threads) given.option("threads", std::to_string(threads));
+  bench_request request = engine::bench_request_from(given.named());
   const std::string record = run_interruptible<std::string>([&](const job_stop& stop) {
     request.stop = stop;
     bench_report report = run(request);
@@ -416,6 +441,10 @@ PYBIND11_MODULE(nqueens, m) {
   py::register_exception_translator([](std::exception_ptr failure) {
     try {
       if (failure) std::rethrow_exception(failure);
+    } catch (const nq::setting_error& e) {
+      // The setting as a keyword: checkpoint_interval, not --checkpoint-interval.
+      const std::string message = keyword_settings::python_name(e.setting()) + " " + e.problem();
+      PyErr_SetString(PyExc_ValueError, message.c_str());
     } catch (const nq::usage_error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const nq::resource_error& e) {

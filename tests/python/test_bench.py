@@ -38,7 +38,10 @@ def test_bench_returns_the_commands_record():
 @pytest.mark.parametrize("settings,message", [
     ({"suite": "huge"}, "unknown --suite 'huge'"),
     ({"quick": True, "workloads": ["count-99"]}, "unknown workload 'count-99'"),
-    ({"device": "auto"}, "unknown device 'auto'"),
+    ({"device": "auto"}, "device must be cpu, gpu or all, got 'auto'"),
+    ({"time_budget": float("nan")}, "time_budget must be a positive number of seconds, got 'nan'"),
+    ({"time_budget": -1}, "time_budget must be a positive number of seconds, got '-1'"),
+    ({"quick": True, "workloads": []}, "workloads is empty"),
 ])
 def test_bench_refuses_what_the_command_refuses(settings, message):
     with pytest.raises(ValueError, match=message):

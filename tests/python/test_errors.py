@@ -1,5 +1,7 @@
 """Bad arguments: ValueError or TypeError with the CLI's own message; refusals of resources
 MemoryError or nqueens.DeviceError, as the CLI's exit 3."""
+import re
+
 import numpy as np
 import pytest
 
@@ -33,7 +35,49 @@ def test_value_errors_carry_the_cli_message(call, cli):
     assert code == 2
     with pytest.raises(ValueError) as raised:
         call()
+    # A setting's name as Python spells it: max_steps where the command line says --max-steps.
+    spelled = re.sub(r"^--([a-z-]+)", lambda m: m.group(1).replace("-", "_"), message)
+    assert str(raised.value) in (message, spelled)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda k: nqueens.count(10, checkpoint=""), "checkpoint needs a file name"),
+    (lambda k: nqueens.count(10, checkpoint=k, checkpoint_interval=-1),
+     "checkpoint_interval must be a positive number of seconds, got '-1'"),
+    (lambda k: nqueens.count(10, checkpoint=k, checkpoint_interval=0),
+     "checkpoint_interval must be a positive number of seconds, got '0'"),
+    (lambda k: nqueens.count(10, checkpoint=k, checkpoint_interval=float("nan")),
+     "checkpoint_interval must be a positive number of seconds, got 'nan'"),
+    (lambda k: nqueens.count(10, checkpoint=k, checkpoint_interval=float("inf")),
+     "checkpoint_interval must be a positive number of seconds, got 'inf'"),
+    (lambda k: nqueens.count(10, threads=5000), "threads must be at most 1024, got 5000"),
+    (lambda k: nqueens.bench(time_budget=float("nan")),
+     "time_budget must be a positive number of seconds, got 'nan'"),
+    (lambda k: nqueens.solve(8, "sa", time_limit=float("inf")),
+     "time_limit must be a positive number of seconds, got 'inf'"),
+])
+def test_python_refuses_what_the_command_line_refuses_and_names_its_keyword(tmp_path, call,
+                                                                           message):
+    """One validation for both faces (issue 42): a checkpoint that would never be written, or
+    a budget that is no number, is refused before any work, the setting named as a keyword."""
+    checkpoint = tmp_path / "k.json"
+    with pytest.raises(ValueError) as raised:
+        call(str(checkpoint))
     assert str(raised.value) == message
+    assert not checkpoint.exists()
+
+
+def test_switches_and_boards_of_the_wrong_type_are_type_errors():
+    for bad in (None, 5, 2.5):
+        with pytest.raises(TypeError, match=r"verify\(\) takes a board .* or a path, not"):
+            nqueens.verify(bad)
+    with pytest.raises(TypeError, match="'trace' is a switch: True or False"):
+        nqueens.solve(8, "hc", trace=2)
+    with pytest.raises(TypeError, match="'unique' is a switch"):
+        nqueens.count(8, unique="yes")
+    with pytest.raises(TypeError, match="'quick' is a switch"):
+        nqueens.bench(quick=2)
+    assert nqueens.solve(8, "hc", trace=1, max_steps=3).trace is not None
 
 
 def test_type_errors():
