@@ -211,9 +211,9 @@ TEST(CliCount, AnEditedCheckpointExitsTwo) {
   EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
 }
 
-// No subproblem of n = 28 finishes in a test's time; SIGTERM must still end the count at once. The signal
-// is sent once both worker threads run (the handler is installed before they start), not after
-// a fixed sleep, which on a loaded machine could come before main(): death by SIGTERM.
+// No subproblem of n = 28 finishes in a test's time; SIGTERM must still end the count at once. The
+// signal is sent once both worker threads run (the handler is installed before they start), not
+// after a fixed sleep, which on a loaded machine could come before main(): death by SIGTERM.
 TEST(CliCount, SigtermEndsACountThatCannotFinish) {
   scratch_dir dir;
   test::cli_process count(
@@ -233,6 +233,22 @@ TEST(CliCount, SigtermEndsACountThatCannotFinish) {
   const auto r = count.wait();
   EXPECT_EQ(r.code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted after 0 of"), std::string::npos) << r.err;
+}
+
+// A checkpoint saved by an editor that puts a UTF-8 byte-order mark in front (JSON text may
+// carry one) is read as without it: the resume takes every finished frame and the same totals.
+TEST(CliCount, ACheckpointWithAByteOrderMarkResumesAsWithout) {
+  scratch_dir dir;
+  const auto first =
+      run_cli(dir, {"count", "-n", "12", "--checkpoint", "plain.json", "-f", "json", "-q"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  test::spit(dir / "marked.json", "\xEF\xBB\xBF" + test::slurp(dir / "plain.json"));
+  const auto again =
+      run_cli(dir, {"count", "-n", "12", "--checkpoint", "marked.json", "-f", "json", "-q"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  const auto before = nlohmann::json::parse(first.out), after = nlohmann::json::parse(again.out);
+  EXPECT_EQ(after["solutions"], 14200);
+  EXPECT_EQ(after["resumed_subproblems"], before["subproblems"]);
 }
 
 }  // namespace

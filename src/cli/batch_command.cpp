@@ -328,7 +328,7 @@ int run_batch_command(int argc, char** argv) {
   batch_request stoppable = request;
   stoppable.batch.limits.stop = &interrupted;
   stop_on_signal(&interrupted);
-  // From the end of the runs on (or an error), a signal ends the process again.
+  // From the end of the outputs on (or an error), a signal ends the process again.
   struct signal_ends_process {
     ~signal_ends_process() { remove_temp_files_on_signal(); }
   };
@@ -351,12 +351,14 @@ int run_batch_command(int argc, char** argv) {
       abort_ranks("nqueens batch", *world, e);  // the other ranks wait for rank 0's verdicts
     }
   }
-  restore.reset();
+  // A signal while the report is written lets it finish whole (then exit 130, below); a
+  // second one ends the process, the temporaries removed and the old files kept.
   output->sink().write(!request.json        ? text
                        : records.is_array() ? records.dump(2) + "\n"
                                             : records.dump() + "\n");
   if (csv) csv->commit();
   output->commit();
+  restore.reset();
   // Said once the report is written: a failure to write it is the one line a refusal makes.
   if (!note.empty() && !request.quiet) std::fprintf(stderr, "nqueens batch: %s\n", note.c_str());
   if (interrupted.load()) {

@@ -51,13 +51,21 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   solve_report report = nq::run(job);
   progress.finish();
   const solve_result& result = report.result;
-  if (stoppable) remove_temp_files_on_signal();  // from here on, a signal ends the process
   const bool stopped = stoppable && interrupted.load() && !result.solved;
+  // A signal while the outputs are written lets them finish whole (then exit 130); a second
+  // one ends the process, their temporaries removed and the old files kept.
   if (trace) trace->commit();
   // An unsolved run shows the board it was left with, as a solved one does.
   if (output && (record || !result.queen_row.empty())) {
     write_result(output->sink(), request, report);
     output->commit();
+  }
+  if (stoppable) remove_temp_files_on_signal();  // from here on, a signal ends the process
+  if (stoppable && !stopped && interrupted.load()) {
+    std::fprintf(stderr,
+                 "nqueens solve: interrupted while writing the result, which was "
+                 "written whole\n");
+    return exit_interrupted;
   }
   if (!report.note.empty() && !request.quiet)
     std::fprintf(stderr, "nqueens solve: %s\n", report.note.c_str());

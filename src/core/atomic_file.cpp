@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -65,13 +67,49 @@ int open_fifo(const std::string& path) {
   }
 }
 
-/// NAME.tmp.XXXXXX beside `target`, NAME shortened so that the name fits in NAME_MAX bytes.
-std::string temp_template(const std::string& target) {
+/// NAME.tmp. beside `target`, NAME shortened so that the temporary's name (this, the writer's
+/// process id, a dot and six characters) fits in NAME_MAX bytes.
+std::string temp_prefix(const std::string& target) {
   const std::filesystem::path at = target;
-  const std::string suffix = ".tmp.XXXXXX";
+  constexpr std::size_t tail = 5 + 10 + 1 + 6;  // ".tmp." PID "." XXXXXX
   std::string name = at.filename().string();
-  if (name.size() + suffix.size() > NAME_MAX) name.resize(NAME_MAX - suffix.size());
-  return (at.parent_path() / (name + suffix)).string();
+  if (name.size() + tail > NAME_MAX) name.resize(NAME_MAX - tail);
+  return (at.parent_path() / (name + ".tmp.")).string();
+}
+
+/// NAME.tmp.PID.XXXXXX: the process id lets a later writer of NAME tell a temporary left by a
+/// process that was killed (SIGKILL runs no clean-up) from one being written.
+std::string temp_template(const std::string& target) {
+  return temp_prefix(target) + std::to_string(::getpid()) + ".XXXXXX";
+}
+
+/// Removes the temporaries of `target` whose writer has died: NAME.tmp.PID.XXXXXX where no
+/// process PID exists and the file has not changed for a minute (another machine writing over
+/// a shared file system has processes of its own).
+void remove_stale_temps(const std::string& target) {
+  const std::filesystem::path prefix = temp_prefix(target);
+  const std::string start = prefix.filename().string();
+  std::error_code error;
+  const std::filesystem::path folder =
+      prefix.parent_path().empty() ? std::filesystem::path(".") : prefix.parent_path();
+  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(start)) continue;
+    const std::string rest = name.substr(start.size());  // PID.XXXXXX
+    const auto dot = rest.find('.');
+    if (dot == std::string::npos || dot == 0 || dot > 10 || rest.size() != dot + 7 ||
+        rest.find_first_not_of("0123456789") != dot)
+      continue;
+    const long pid = std::stol(rest.substr(0, dot));
+    if (pid <= 0 || pid > INT_MAX || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours
+    struct stat info {};
+    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+        ::time(nullptr) - info.st_mtime < 60)
+      continue;
+    ::unlink(it->path().c_str());
+  }
 }
 
 /// "D:I" for a file with device D and inode I; empty for a character device (or none).
@@ -116,6 +154,7 @@ atomic_file::atomic_file(std::string path) : path_(std::move(path)) {
     throw usage_error("cannot write " + path_ +
                       ": it is neither a regular file, a character device nor a FIFO");
   target_ = follow_links(path_);
+  remove_stale_temps(target_);
   std::string name = temp_template(target_);
   fd_ = ::mkstemp(name.data());
   if (fd_ < 0) fail(path_, errno);
@@ -155,8 +194,9 @@ void atomic_file::commit() {
     committed_ = true;
     return;
   }
-  if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
-    throw resource_error("cannot write " + path_ + ": " + std::strerror(errno));
+  // Judged as a failure to open would be: a path made unwritable meanwhile (permissions, an
+  // immutable file or directory) is the user's to fix (exit 2), a failing disk is not (3).
+  if (std::rename(temp_path_.c_str(), target_.c_str()) != 0) fail(path_, errno);
   committed_ = true;
   unregister_temp_file(temp_slot_);
   temp_slot_ = -1;

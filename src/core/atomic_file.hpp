@@ -21,7 +21,8 @@ class atomic_file {
   ~atomic_file();
 
   int fd() const { return fd_; }
-  /// Flushes to disk and renames into place; throws resource_error.
+  /// Flushes to disk and renames into place; throws resource_error when the disk fails or is
+  /// full, usage_error when the place was made unwritable meanwhile (gone, no permission).
   void commit();
 
  private:
