@@ -13,6 +13,8 @@ import re
 import statistics
 import sys
 
+from bench_common import cpu_model  # noqa: F401 (gpu_check.py's env record reads it here)
+
 MARKER = "<!-- predictions: bench/gpu_summary.py reads the table below -->"
 PREFIXES = ["", " k", " M", " G", " T", " P"]
 
@@ -33,16 +35,6 @@ def si(value, unit=""):
 
 def seconds(value):
     return "-" if value is None else f"{value:.3g} s"
-
-
-def cpu_model():
-    try:
-        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
 
 
 def read_records(path):
