@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -150,7 +151,6 @@ class Check:
 def read_figure(step, out, err, wall):
     """The work, engine seconds and kernel seconds a figure's output gives, or an error."""
     if step.read == "solve":
-        import re
         solved = re.search(r"in ([\d.]+) s", out)
         kernels = re.search(r"kernels ([\d.]+) s", out)
         if not solved or "solved" not in out:
@@ -171,8 +171,10 @@ def read_figure(step, out, err, wall):
 
 
 def read_cut(path, wall):
-    """A count cut at its cap: how far its checkpoint (at `path`) says it got."""
-    checkpoint = json.loads(pathlib.Path(path).read_text())
+    """A count cut at its cap: how far its checkpoint (at `path`) says it got. A count that
+    finished no frame before the cut writes none: no frame done."""
+    checkpoint = json.loads(pathlib.Path(path).read_text()) if pathlib.Path(path).exists() \
+        else {}
     done = checkpoint.get("done") or []
     return {"frames_done": len(done), "frames": checkpoint.get("subproblems"),
             "solutions_so_far": sum(entry[1] for entry in done),
@@ -278,7 +280,6 @@ def run_step(check, step, binary, env_for_tools):
 
 def blind_skips(ctest_output, binary_dir):
     """The gpu tests ctest says were skipped whose reason is that they saw no CUDA device."""
-    import re
     blind = []
     gpu_test = pathlib.Path(binary_dir) / "tests" / "gpu_test"
     for name in re.findall(r"Test *#\d+: (\S+) .*\*\*\*Skipped", ctest_output):

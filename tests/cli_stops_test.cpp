@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utime.h>
@@ -148,8 +149,11 @@ TEST(CliStopsBySignal, ASignalWhileTheResultIsWrittenLetsItFinish) {
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_fds[1]);
   // A million queens are solved in a tenth of a second; their 6.9 MB of positions then wait on
-  // the pipe's 64 KiB.
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // the pipe: once it holds a full pipe's worth (64 KiB), the writer is blocked in its write.
+  for (int waited = 0, held = 0; waited < 600; ++waited) {
+    if (::ioctl(pipe_fds[0], FIONREAD, &held) == 0 && held >= 65536) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   ::kill(pid, SIGTERM);
   std::string board;
   char buffer[1 << 16];

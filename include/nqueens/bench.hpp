@@ -70,8 +70,7 @@ bench_quality classify_repeats(const std::vector<double>& rates);
 struct bench_figure {
   bench_workload workload;
   bench_target target;
-  std::string command;     ///< the nqueens command that does one repeat of this work
-  std::uint64_t runs = 0;  ///< batch, population: runs per repeat on this target (else 0)
+  std::string command;  ///< the nqueens command that does one repeat of this work
   bool ran = false;
   std::string why_not;  ///< when !ran: why (no memory, the GPU does not run it, stopped)
   double work = 0;      ///< units per repeat (queens, runs, generations, solutions)
@@ -88,6 +87,11 @@ struct bench_figure {
   /// around the launches alone), the median; -1 where none is reported.
   double kernel_seconds_median = -1;
   double kernel_median = 0;  ///< work / kernel_seconds_median (0 without a kernel time)
+
+  /// @brief Batch, population: runs per repeat on this target; 0 for other workloads.
+  std::uint64_t runs() const {
+    return workload.kind == "batch" || workload.kind == "population" ? workload.runs_on(target) : 0;
+  }
 };
 
 /// @brief A GPU's speed-up on a workload: its median rate over the CPU's.

@@ -225,7 +225,6 @@ std::vector<bench_figure> plan_figures(const std::vector<bench_workload>& worklo
       figure.workload = w;
       figure.target = t;
       figure.command = engine::bench_command_of(w, t);
-      figure.runs = w.kind == "batch" || w.kind == "population" ? w.runs_on(t) : 0;
       plan.push_back(std::move(figure));
     }
   return plan;

@@ -148,7 +148,7 @@ bench_saved_record read_bench_record(const std::string& path) {
 namespace {
 
 std::optional<std::uint64_t> runs_of(const bench_figure& f) {
-  return f.runs ? std::optional<std::uint64_t>(f.runs) : std::nullopt;
+  return f.runs() ? std::optional<std::uint64_t>(f.runs()) : std::nullopt;
 }
 std::optional<std::uint64_t> generations_of(const bench_figure& f) {
   return f.workload.steps ? std::optional<std::uint64_t>(f.workload.steps) : std::nullopt;
@@ -253,7 +253,7 @@ std::string to_json(const bench_report& report) {
     row["workload"] = w.name;
     row["kind"] = w.kind;
     row["n"] = w.n;
-    row["runs"] = f.runs ? json(f.runs) : json();
+    row["runs"] = f.runs() ? json(f.runs()) : json();
     row["generations"] = w.steps ? json(w.steps) : json();
     row["unit"] = w.unit;
     row["on"] = f.target.on;
