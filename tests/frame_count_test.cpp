@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <map>
+#include <string>
 #include <tuple>
 
 #include "cpu/frame_engine.hpp"
@@ -85,6 +86,36 @@ TEST(FrameCount, EveryKernelSetAgreesWithTheReferenceOnEveryFrame) {
             << "n=" << n << " " << sets[k]->name;
     }
   }
+}
+
+// count_frame counts every frame's completions with the kernels, and for a frame a rotation
+// fixes, the completions that rotation fixes apart (count_fixed_completions): the same tally as
+// the reference, which checks every complete board.
+TEST(FrameCount, CountFrameMatchesTheReferenceOnEveryFrame) {
+  std::uint64_t fixed_by[4] = {};
+  for (const int n : {8, 9, 10, 11, 12, 13, 14}) {
+    for (const frame_kernels* kernels : runnable_kernels()) {
+      detail::frame_counter counter(n, *kernels);
+      for (const auto& canonical : detail::canonical_frames(n)) {
+        const count_tally want = count_frame_completions(n, canonical.f, canonical.stabilizer);
+        const count_tally got = detail::count_frame(n, canonical, counter).value();
+        const auto frame_name = [&] {
+          return "n=" + std::to_string(n) + " " + kernels->name + " frame " +
+                 std::to_string(canonical.f.top) + "," + std::to_string(canonical.f.bottom) + "," +
+                 std::to_string(canonical.f.left) + "," + std::to_string(canonical.f.right);
+        };
+        ASSERT_EQ(got.solutions, want.solutions) << frame_name();
+        ASSERT_EQ(got.unique_eighths, want.unique_eighths) << frame_name();
+        if (kernels != runnable_kernels().front()) continue;
+        for (const int g : {1, 2})
+          if (canonical.stabilizer >> g & 1)
+            fixed_by[g] += detail::count_fixed_completions(n, canonical.f, g).value();
+      }
+    }
+  }
+  // Else a count_fixed_completions that found nothing would pass.
+  EXPECT_GT(fixed_by[1], 0u) << "no board fixed by a quarter turn";
+  EXPECT_GT(fixed_by[2], 0u) << "no board fixed by a half turn";
 }
 
 TEST(FrameCount, SearchesSkipTheSideQueensRowsAndStrikeTheirLines) {

@@ -25,10 +25,25 @@ struct frame_level {
   std::uint32_t* open;
 };
 
+/// The completions of a node of the level above the last, with lines (cols, ld, rd) as seen
+/// from its row and open squares `open`, given the last level's open columns `allowed` and its
+/// distance `shift` below: a queen on open square a leaves the last level's free squares less
+/// a, a << shift and a >> shift (three different squares), so the count is |open| times
+/// |free| less the free squares each a strikes.
+inline std::uint64_t frame_pairs(std::uint32_t open, std::uint32_t cols, std::uint32_t ld,
+                                 std::uint32_t rd, std::uint32_t allowed, int shift) {
+  const std::uint32_t free = allowed & ~(cols | ld << shift | rd >> shift);
+  return static_cast<std::uint64_t>(popcount32(open) * popcount32(free) - popcount32(open & free) -
+                                    popcount32(open << shift & free) -
+                                    popcount32(open >> shift & free));
+}
+
 /// The two things a vector unit does, for nodes[first, first + count) of level d, given
 /// frame_step_at(d): try every open square of every node (frame_child). `expand` writes the
-/// live children to `children` from index 0 and returns how many; `leaves` counts the open
-/// squares of the children instead (for the level above the last). Both use up the nodes.
+/// live children to `children` from index 0 and returns how many; `leaves`, for the level two
+/// above the last, counts the completions of the children instead (frame_pairs, with the last
+/// level's columns and shift from step.allowed[1] and step.shift[1]), so the level above the
+/// last is never stored. Both use up the nodes.
 struct frame_kernels {
   const char* name;
   int (*expand)(frame_level nodes, int first, int count, frame_level children,
@@ -88,9 +103,16 @@ void orient_frames(int n, std::vector<canonical_frame>& frames);
 /// (each GPU's counter and the count that shares frames among them).
 std::shared_ptr<const std::vector<canonical_frame>> oriented_frames(int n);
 
-/// What one canonical frame contributes to a count (see count_frame_completions), or none when
-/// `stop` turned true first: frames that a rotation maps onto themselves are searched a node
-/// at a time, to check their boards; the rest by `counter`.
+/// The completions of frame `f` that rotation g (1, 2 or 3, as apply_symmetry numbers them;
+/// g must fix f) maps onto themselves, or none when `stop` turned true first. Each queen placed
+/// places its images under g's powers with it, and is dropped when one of them is attacked,
+/// so only the rows no image reached branch, and a clash is seen at once.
+std::optional<std::uint64_t> count_fixed_completions(int n, const frame& f, int g,
+                                                     const std::atomic<bool>* stop = nullptr);
+
+/// What one canonical frame contributes to a count (as count_frame_completions), or none when
+/// `stop` turned true first: its completions counted by `counter`, and for a frame that a
+/// rotation maps onto itself, the completions that rotation fixes (count_fixed_completions).
 std::optional<count_tally> count_frame(int n, const canonical_frame& frame, frame_counter& counter,
                                        const std::atomic<bool>* stop = nullptr);
 
