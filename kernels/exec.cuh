@@ -164,6 +164,27 @@ __global__ void __launch_bounds__(Threads) block_kernel(Body body) {
   body(block, state);
 }
 
+/// block_kernel for a Body that names the blocks an SM must hold at once
+/// (`Body::resident_blocks`, __launch_bounds__' second figure): ptxas keeps its registers
+/// within an SM's share for them.
+template <unsigned Threads, unsigned Resident, class Body>
+__global__ void __launch_bounds__(Threads, Resident) block_kernel_resident(Body body) {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  __shared__ typename Body::shared_state state;
+  block_context<Threads> block(dynamic_shared);
+  body(block, state);
+}
+
+/// The kernel launch_blocks launches for Body: block_kernel_resident when Body names its
+/// resident blocks, else block_kernel.
+template <unsigned Threads, class Body>
+constexpr auto block_entry() {
+  if constexpr (requires { Body::resident_blocks; })
+    return &block_kernel_resident<Threads, Body::resident_blocks, Body>;
+  else
+    return &block_kernel<Threads, Body>;
+}
+
 #else
 
 struct host_shared_free {
@@ -275,11 +296,11 @@ void launch_blocks(const char* name, unsigned blocks, std::size_t shared_bytes, 
 #if defined(__CUDACC__)
   // Static and dynamic shared memory past 48 KiB together need the opt-in: always given.
   if (shared_bytes > 0)
-    NQ_CUDA_TRY(cudaFuncSetAttribute(block_kernel<Threads, Body>,
+    NQ_CUDA_TRY(cudaFuncSetAttribute(block_entry<Threads, Body>(),
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(shared_bytes)));
   kernel_clock::before_launch();
-  block_kernel<Threads, Body><<<blocks, Threads, shared_bytes>>>(body);
+  block_entry<Threads, Body>()<<<blocks, Threads, shared_bytes>>>(body);
   NQ_CUDA_TRY(cudaGetLastError());
 #else
   kernel_clock::before_launch();
@@ -317,12 +338,12 @@ template <unsigned Threads, class Body>
 unsigned resident_blocks(std::size_t shared_bytes) {
 #if defined(__CUDACC__)
   if (shared_bytes > 0)  // the opt-in launch_blocks gives, or past 48 KiB the answer is 0
-    NQ_CUDA_TRY(cudaFuncSetAttribute(block_kernel<Threads, Body>,
+    NQ_CUDA_TRY(cudaFuncSetAttribute(block_entry<Threads, Body>(),
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(shared_bytes)));
   int blocks = 0;
   NQ_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, block_kernel<Threads, Body>, static_cast<int>(Threads), shared_bytes));
+      &blocks, block_entry<Threads, Body>(), static_cast<int>(Threads), shared_bytes));
   return blocks > 0 ? static_cast<unsigned>(blocks) : 1u;
 #else
   const std::size_t per_block =

@@ -269,10 +269,12 @@ class subproblem_counter {
   std::unique_ptr<impl> impl_;
 };
 
-/// @brief Free rows a GPU frame piece fixes below its frame (frame_pieces.hpp): 1 gives 28,743
-/// pieces at n = 16, 2 gives 1.9 million at n = 21 (bench/frame_tree_stats.cpp), more than
-/// the resident threads of a GPU, so that the smallest frames' pieces make a short tail.
-inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 1 : 2; }
+/// @brief Free rows a GPU frame piece fixes below its frame (frame_pieces.hpp; frames with a
+/// corner queen one more, frame_cut_depth): enough pieces that the largest is at most twice a
+/// lane's fair share of the nodes on one H100 (132 SMs x 8 blocks x 128 threads): 3 gives
+/// 963,105 pieces at n = 16, the largest 0.96 of the share; 2 at n = 17 gives 342,923, 1.87,
+/// and at n = 18 560,982, 1.19 (bench/results/2026-11-27-gpu-counter-model.md).
+inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 3 : 2; }
 
 /// @brief What a frame count on the GPU did, for measurements. The lane figures are counted
 /// only when the host execution plays the lanes in lockstep (set_host_frame_lanes); else 0.
@@ -280,12 +282,20 @@ struct frame_count_stats {
   std::uint64_t pieces = 0;           ///< pieces of the last count
   std::uint64_t whole_frames = 0;     ///< of them, frames searched whole (fewer than two free rows)
   std::uint64_t blocks = 0;           ///< blocks of the launch (resident at once on the device)
-  std::uint64_t lane_steps = 0;       ///< turns lanes worked: a node tried or a piece taken
+  std::uint64_t look_ahead = 0;       ///< rows of look-ahead the kernel ran (1 or 3)
+  std::uint64_t stack_levels = 0;     ///< 16-byte stack entries a lane holds in shared memory
+  std::uint64_t shared_bytes = 0;     ///< dynamic shared memory a block takes
+  std::uint64_t lane_steps = 0;       ///< turns lanes worked: a queen placed, a piece taken
   std::uint64_t idle_lane_steps = 0;  ///< turns a lane sat idle while its warp worked
   std::uint64_t warps = 0;            ///< warps that took a piece
   std::uint64_t longest_piece_steps = 0;  ///< turns of the longest piece (its nodes tried)
   std::uint64_t take_rows_built = 0;      ///< frame rows the lanes' takes built (frame_row_open)
   std::uint64_t take_row_words = 0;       ///< words of prepared frame rows the lanes' takes read
+  std::uint64_t nodes = 0;                ///< queens placed (frame_walk::advance calls)
+  std::uint64_t warp_steps = 0;           ///< iterations of a warp with a lane at work
+  std::uint64_t take_warp_steps = 0;      ///< of them, with a lane taking a piece
+  std::uint64_t plain_warp_steps = 0;     ///< with a lane placing a queen, no board checked
+  std::uint64_t fixed_warp_steps = 0;     ///< with a lane placing a queen of a fixed frame
 };
 
 /// @brief How the host execution plays the frame counter's lanes (a device always runs them
@@ -305,17 +315,20 @@ bool set_host_frame_lanes(frame_lane_play play);
 /// index for the same frame, the same tallies), so a checkpoint moves between the CPU and the
 /// GPU. Each frame is cut into pieces (frame_pieces.hpp), frames biggest first with a frame's
 /// pieces together, and one persistent launch (every SM as full as its registers and shared
-/// memory allow) pulls them from one atomic counter; each thread runs one flat loop that tries a
-/// node or takes the next piece (frame_walk.hpp), its stack in shared memory, and the last free
-/// row is counted by popcount. A count uploads its frames, their free rows (built on the host,
-/// once a frame) and its pieces in one copy. A frame is reported once its last piece is done,
+/// memory allow) pulls them from one atomic counter; each thread runs one flat loop that places
+/// one queen an iteration on one branch-free path, taking the next piece when its own is done
+/// (frame_walk.hpp), its stack in shared memory, and the last free row is counted by popcount.
+/// A count uploads its frames, each level's step (built on the host, once a frame) and its
+/// pieces in one copy. A frame is reported once its last piece is done,
 /// while the launch runs; a stop flag ends every thread within count_stop_interval nodes.
 /// Throws cuda_error when the GPU fails.
 class frame_counter {
  public:
-  /// @brief For n in 4..32, on `device`; `depth` < 0 means frame_piece_depth(n). One counter
-  /// per device; several may count at once, each from a host thread of its own.
-  explicit frame_counter(int n, int depth = -1, int device = 0);
+  /// @brief For n in 4..32, on `device`; `depth` < 0 means frame_piece_depth(n); `look_ahead`
+  /// (1 or 3) the rows the kernel looks past a child's, < 0 meaning NQ_GPU_LOOK_AHEAD's
+  /// (a measurement setting, docs/gpu-costs.md) or 3. One counter per device; several may
+  /// count at once, each from a host thread of its own.
+  explicit frame_counter(int n, int depth = -1, int device = 0, int look_ahead = -1);
   ~frame_counter();
   frame_counter(const frame_counter&) = delete;
   frame_counter& operator=(const frame_counter&) = delete;

@@ -148,6 +148,8 @@ def kernel_key(demangled):
         return readable(args[0]), ""
     if launcher == "nq::cuda::block_kernel":
         return readable(args[1]), f" [{args[0].rstrip('u')} threads]"
+    if launcher == "nq::cuda::block_kernel_resident":  # <threads, resident blocks, body>
+        return readable(args[2]), f" [{args[0].rstrip('u')} threads]"
     return readable(f"{launcher}<{m.group(2)}>"), ""
 
 

@@ -10,7 +10,9 @@
 
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
+#include "cpu/frame_engine.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/frame_walk.hpp"
 #include "oeis.hpp"
 
 namespace nq {
@@ -35,7 +37,7 @@ class GpuFrameCountBudget : public ::testing::Test {
   }
 };
 
-// One count: one upload (the frames, their rows, pieces, pieces left per frame, zeroed sums
+// One count: one upload (the frames' prepared rows, pieces, pieces left per frame, zeroed sums
 // and piece counter, packed in one image), one launch that pulls every piece, nothing copied back
 // (the tallies arrive through mapped memory); blocking waits: that upload, the launch's event
 // timing and the final synchronize. Allocations: the image and three mapped buffers (tallies,
@@ -111,16 +113,16 @@ TEST_F(GpuFrameCountBudget, WarpWideTakesBreakTheFlatLoopBound) {
 }
 
 // What a lane's take of a piece may cost its warp: in a flat loop each lane takes its pieces
-// at iterations of its own, and the warp waits for the take. A take needs its frame's free
-// rows (the open columns of each free row and the two inner rows the side queens hold); built
-// in the kernel that is a frame_row_open for each of rows 1 .. n - 2, about 600 instructions
-// at n = 14 (docs/gpu-costs.md), for every piece. The host builds them once a frame and
-// uploads them with the frames, so a take builds none and loads at most its frame's
-// frame_walk_row_words(n) = n - 1 words (a header and n - 2 rows; a valid frame has at most
-// n - 3 free rows), and at least the header. Both counted where they happen (host execution):
-// each frame_row_open call (detail::frame_rows_built) during a take, each word frame_walk::start
-// loads. The same lockstep play of n = 14 as above; the kernel that built the rows at each
-// take: 131,520 rows built for 10,960 pieces (12 a piece), no word loaded.
+// at iterations of its own, and the warp waits for the take. Built in the kernel, a frame's
+// free rows cost a frame_row_open for each of rows 1 .. n - 2, about 600 instructions at
+// n = 14 (docs/gpu-costs.md), for every piece; copied to the lane, n - 1 loads and stores. The
+// host builds each frame's steps once (frame_walk_rows) and uploads them, so a take builds no
+// row and reads the frame's 4-word header (and then the first level's step, as every change of
+// level does): at least one header a piece, at most 4 words a piece. Both counted where they
+// happen (host execution): each frame_row_open call (detail::frame_rows_built) during a take,
+// each word frame_walk::start loads. The same lockstep play of n = 14 as above; the kernel that
+// built the rows at each take: 131,520 rows built for 10,960 pieces (12 a piece), no word
+// loaded; the one that copied them (a666a80): n - 1 = 13 words a piece.
 TEST_F(GpuFrameCountBudget, ATakeLoadsItsFramesRowsAndBuildsNone) {
   if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
   const int n = test::device_or_host(14, 14, 12);
@@ -128,8 +130,73 @@ TEST_F(GpuFrameCountBudget, ATakeLoadsItsFramesRowsAndBuildsNone) {
   ASSERT_GT(s.lane_steps, 0u) << "the count was not played in lockstep";
   EXPECT_EQ(s.take_rows_built, 0u) << "rows built in the kernel for " << s.pieces << " pieces";
   EXPECT_GE(s.take_row_words, s.pieces) << "every take reads its frame's header";
-  EXPECT_LE(s.take_row_words, s.pieces * static_cast<std::uint64_t>(n - 1))
+  EXPECT_LE(s.take_row_words, s.pieces * 4u)
       << s.take_row_words << " words of rows read for " << s.pieces << " pieces";
+}
+
+/// The nodes (queens placed) of every piece a count of n cuts (split_frame_for_walk at
+/// gpu::frame_piece_depth), counted by the CPU's reference piece search: the yardstick the
+/// kernel's iterations are held to.
+std::uint64_t reference_nodes(int n) {
+  const auto frames = detail::oriented_frames(n);
+  std::vector<std::uint32_t> stack(4 * static_cast<std::size_t>(frame_stack_levels(n)));
+  std::uint64_t nodes = 0;
+  for (std::uint32_t p = 0; p < frames->size(); ++p) {
+    const frame_search s = prepare_frame_search(n, (*frames)[p].searched);
+    split_frame_for_walk(n, gpu::frame_piece_depth(n), s, (*frames)[p].stabilizer, p,
+                         [&](const frame_piece& piece) {
+                           std::uint64_t leaves = 0;
+                           if (!piece.whole())
+                             count_piece_leaves(s, piece, frame_stack_view{stack.data(), 1},
+                                                never_stop{}, leaves, &nodes);
+                         });
+  }
+  return nodes;
+}
+
+// One iteration of a lane's loop per node (issue 43): a queen placed each iteration, the step
+// back to a parent folded into the same iteration (a mask of the levels with squares left) and
+// the take of the next piece too, so the iterations are the reference search's nodes plus
+// whole pieces and each lane's last, failed take: at most 1.02 a node. The lockstep play (host
+// execution) counts every lane's turns. a666a80's loop spent an iteration of its own on each
+// step back and each take: 1.59 a node (measured at n = 14 to 18).
+TEST_F(GpuFrameCountBudget, AtMost1_02IterationsANode) {
+  if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
+  const int n = test::device_or_host(14, 14, 11);
+  const gpu::frame_count_stats s = play(n, gpu::frame_lane_play::lockstep, test::a000170[n - 1]);
+  const std::uint64_t nodes = reference_nodes(n);
+  ASSERT_GT(nodes, 100'000u);
+  EXPECT_EQ(s.nodes, nodes) << "the walk places the reference search's queens, one an advance";
+  EXPECT_LE(static_cast<double>(s.lane_steps), 1.02 * static_cast<double>(nodes))
+      << s.lane_steps << " iterations for " << nodes << " nodes";
+}
+
+// Eight blocks of 128 threads an SM at n = 21 (issue 43), where a666a80's lanes, holding four
+// words a stack level and the frame's rows, took 75 words: 5 blocks. An SM has 228 KB of
+// shared memory and reserves 1 KB a block, so a lane may take 55 words; the walk keeps one
+// 16-byte entry a stack level, nothing else, and the pieces of every frame of n = 21 (frames
+// with a corner queen cut a row deeper) fit the stack. The registers (at most 64 a thread for
+// 8 x 128 threads) are held by kernels/ptxas_budget.json.
+TEST_F(GpuFrameCountBudget, ALaneTakesAtMost55WordsAtN21) {
+  constexpr int n = 21;
+  constexpr std::size_t sm_bytes = 228 * 1024, block_reserve = 1024, threads = 128;
+  const int stack_levels = frame_walk_stack_levels(n, gpu::frame_piece_depth(n));
+  const auto words = static_cast<std::size_t>(frame_lane_words(stack_levels));
+  EXPECT_LE(words, 55u);
+  EXPECT_GE(sm_bytes / (threads * 4 * words + block_reserve), 8u) << words << " words a lane";
+  // Every piece's parents fit: levels - 2 - piece level entries.
+  std::size_t pieces = 0;
+  for (const detail::canonical_frame& f : detail::canonical_frames(n)) {
+    const frame_search s = prepare_frame_search(n, f.f);  // any image: as many free rows
+    split_frame_for_walk(n, gpu::frame_piece_depth(n), s, f.stabilizer, 0,
+                         [&](const frame_piece& piece) {
+                           ++pieces;
+                           ASSERT_TRUE(piece.whole() || s.levels - 2 - piece.level <= stack_levels)
+                               << "a piece at free row " << int{piece.level} << " of "
+                               << s.levels;
+                         });
+  }
+  EXPECT_GT(pieces, 1'000'000u);
 }
 
 }  // namespace

@@ -2,12 +2,22 @@
 /// @file
 /// @brief A piece's search (frame_pieces.hpp) one node per call, for a GPU lane that runs one
 /// flat loop: when its walk ends it takes the next piece in the same loop, instead of waiting
-/// at the end of a nested search for the warp's largest piece. The node being searched, the
-/// look-ahead step and the tally stay in registers; the parents of the node and the frame's
-/// open columns per free row sit in the lane's words of shared memory (frame_lane_view), so a
-/// push or pop reads or writes those and nothing in local memory. A frame's open columns per
-/// free row are built once, by frame_walk_rows (the host, before the launch), and a take copies
-/// them; the board rows of the free levels are computed from the two rows the side queens hold.
+/// at the end of a nested search for the warp's largest piece.
+///
+/// Each call places exactly one queen, and does it on one path, whatever the node: the child is
+/// computed, stored under a predicate when it lives, counted by popcount when its row is the
+/// last, and the next node is chosen by selects: the child, the same node again, or the parent
+/// to return to, which a bit mask of the levels with squares left names (its highest bit), so
+/// a node with nothing left costs no call of its own. A warp of lanes in different states then
+/// issues that one path once an iteration, not the sum of a push, a pop, a leaf and a child.
+/// The node and the tally stay in registers; the parents sit in the lane's 16-byte entries of
+/// shared memory, one per level, the block's lanes side by side (entry(level, lane) at
+/// (level * threads + lane) * 16 bytes), so a push or a pop is one 128-bit access that no two
+/// lanes of a quarter-warp make to one bank, at any depths. What a level's step needs (the
+/// open columns of the next rows, how far the diagonals shift to reach them) is built on the
+/// host, once a frame (frame_walk_rows), and read through the read-only cache when the walk
+/// changes level: nothing is rebuilt or copied per lane.
+///
 /// Counts exactly what count_piece_leaves and count_fixed_piece count, and a whole piece what
 /// count_frame_completions counts. NQ_HD, like the rest of the counting logic.
 
@@ -17,218 +27,429 @@
 
 namespace nq {
 
-/// @brief Stack levels a walk of the pieces split_frame cuts at `depth` needs: a piece at free
-/// row `base` has parents at levels base .. levels - 3, and base is at least `depth` or it has
-/// none (base = levels - 2); a valid frame has at most n - 3 free rows (at most one corner
-/// queen, so at least one side queen holds an inner row). At least 1. Pass a frame a rotation
-/// fixes at min(depth, max_path_levels): split_frame cuts those no deeper.
-NQ_HD constexpr int frame_walk_stack_levels(int n, int depth) {
-  return n - 5 - depth > 1 ? n - 5 - depth : 1;
+/// @brief The free row a frame's pieces are cut at, for a counter that cuts at `depth`: frames
+/// with a corner queen (n - 3 free rows, the most there are; n - 4 otherwise) one row deeper,
+/// since they have the largest pieces (bench/results/2026-11-27-gpu-counter-model.md), and
+/// frames a rotation fixes no deeper than max_path_levels (their pieces carry their queens'
+/// columns). split_frame stops at the frame's last parent row in any case.
+NQ_HD constexpr int frame_cut_depth(int n, int depth, int levels, std::uint8_t stabilizer) {
+  const int cut = depth + (levels > n - 4 ? 1 : 0);
+  return (stabilizer & rotation_symmetries) != 0 && cut > max_path_levels ? max_path_levels : cut;
 }
 
-/// @brief Shared-memory words a lane's walk needs: `stack_levels` levels (the untried
-/// squares, cols, ld and rd of each parent), then the open columns of each free row (n - 3 at
-/// most, as above; n - 2 kept for safety). 60 words at n = 18, depth 2.
-NQ_HD constexpr int frame_lane_words(int n, int stack_levels) { return 4 * stack_levels + (n - 2); }
+/// @brief Calls emit(piece) for the pieces of frame `index` (search `s`, stabiliser bits
+/// `stabilizer`) a GPU count cuts when it cuts at `depth`: split_frame at frame_cut_depth.
+template <class Emit>
+NQ_HD void split_frame_for_walk(int n, int depth, const frame_search& s, std::uint8_t stabilizer,
+                                std::uint32_t index, Emit emit) {
+  split_frame(s, stabilizer, index, frame_cut_depth(n, depth, s.levels, stabilizer), emit);
+}
 
-/// @brief Words of a frame image's prepared rows (frame_walk_rows): a header (its free rows and
-/// the two inner rows side queens hold, a byte each), then the open columns of each free row
-/// (n - 3 at most, as above; n - 2 kept, the rest 0). 17 words at n = 18.
-NQ_HD constexpr int frame_walk_row_words(int n) { return n - 1; }
+/// @brief Stack levels a walk of the pieces frame_cut_depth cuts needs: a piece at free row
+/// `base` of a frame of `levels` free rows keeps its parents at rows base .. levels - 3 (the
+/// last parent, levels - 2, never pushes), so levels - 2 - base entries; n - 4 free rows cut at
+/// depth, n - 3 at depth + 1, both at most max_path_levels when a rotation fixes the frame. At
+/// least 1.
+NQ_HD constexpr int frame_walk_stack_levels(int n, int depth) {
+  const int capped = depth < max_path_levels ? depth : max_path_levels;
+  const int corner = depth + 1 < max_path_levels ? depth + 1 : max_path_levels;
+  const int most = n - 6 - capped > n - 5 - corner ? n - 6 - capped : n - 5 - corner;
+  return most > 1 ? most : 1;
+}
 
-/// @brief Writes the rows of frame image `g` that frame_walk::start copies, `rows` holding
-/// frame_walk_row_words(n) words: built once a frame (on the host), not at each take.
-NQ_HD inline void frame_walk_rows(int n, const frame& g, std::uint32_t* rows) {
+/// @brief Shared-memory words a lane's walk needs: four words (a 16-byte entry) per stack
+/// level. 52 words at n = 21, depth 2: 26 KB a block of 128, so 8 blocks fit an SM of 228 KB
+/// with the 1 KB each block reserves.
+NQ_HD constexpr int frame_lane_words(int stack_levels) { return 4 * stack_levels; }
+
+/// @brief How a frame's prepared rows are laid out for a walk that looks `LookAhead` rows past
+/// the child's (1 to frame_look_ahead). A header of four words: the free rows, the two inner
+/// rows side queens hold and the stabiliser's rotations (a byte each); the first free row's
+/// open columns; the orbit and n (a byte each); the frame image's queens (top, bottom, left,
+/// right, a byte each). Then a step for each level d that has a child: the squares rows
+/// d + 1 .. d + 1 + LookAhead do not offer (~open columns, so that a row left without a square
+/// reads as all ones), then their shifts, one word each (a second 16-byte load beats one packed
+/// word and three extractions), padded to whole 16-byte loads.
+template <int LookAhead>
+struct frame_step_layout {
+  static_assert(LookAhead >= 1 && LookAhead <= frame_look_ahead, "a look-ahead of 1 to 3 rows");
+  static constexpr int rows = LookAhead + 1;            ///< blocked-square words of a step
+  static constexpr int words = (2 * rows + 3) / 4 * 4;  ///< a step's words, whole quads
+  static constexpr int header_words = 4;                ///< before the first step
+  /// Words of a frame's prepared rows: the header, then a step for each level that has a child
+  /// (levels - 1 <= n - 4 of them; at least one kept).
+  static constexpr int frame_words(int n) { return header_words + (n > 5 ? n - 4 : 1) * words; }
+};
+
+/// @brief Words of a frame image's prepared rows (frame_walk_rows) for a walk of the default
+/// look-ahead: 60 at n = 18.
+NQ_HD constexpr int frame_walk_row_words(int n) {
+  return frame_step_layout<frame_look_ahead>::frame_words(n);
+}
+
+/// @brief Writes the prepared rows of frame image `g`, whose frame has stabiliser bits
+/// `stabilizer`: frame_step_layout<LookAhead>::frame_words(n) words, the header, then for each
+/// level d that has a child the step frame_step_at(d) makes, look-ahead cut to LookAhead rows
+/// (the squares not open rather than those open). Built once a frame (on the host), not at
+/// each take; words past the frame's steps are 0.
+template <int LookAhead = frame_look_ahead>
+NQ_HD inline void frame_walk_rows(int n, const frame& g, std::uint8_t stabilizer,
+                                  std::uint32_t* rows) {
+  using layout = frame_step_layout<LookAhead>;
+  std::uint8_t row[max_count_n] = {};
+  std::uint32_t allowed[max_count_n] = {};
   int levels = 0, held_low = n + 2, held_high = n + 2;
   for (int r = 1; r < n - 1; ++r) {
     bool held = false;
     const std::uint32_t row_open = frame_row_open(n, g, r, held);
     if (!held)
-      rows[1 + levels++] = row_open;
+      row[levels] = static_cast<std::uint8_t>(r), allowed[levels++] = row_open;
     else if (held_low > n)
       held_low = r;
     else
       held_high = r;
   }
-  for (int k = levels; k < n - 2; ++k) rows[1 + k] = 0;
+  for (int w = 0; w < layout::frame_words(n); ++w) rows[w] = 0;
   rows[0] = static_cast<std::uint32_t>(levels) | static_cast<std::uint32_t>(held_low) << 8 |
-            static_cast<std::uint32_t>(held_high) << 16;
+            static_cast<std::uint32_t>(held_high) << 16 |
+            static_cast<std::uint32_t>(stabilizer & rotation_symmetries) << 24;
+  rows[1] = allowed[0];
+  rows[2] = static_cast<std::uint32_t>(symmetry_count / popcount32(stabilizer)) |
+            static_cast<std::uint32_t>(n) << 8;
+  rows[3] = static_cast<std::uint32_t>(g.top) | static_cast<std::uint32_t>(g.bottom) << 8 |
+            static_cast<std::uint32_t>(g.left) << 16 | static_cast<std::uint32_t>(g.right) << 24;
+  for (int d = 0; d + 1 < levels; ++d) {
+    std::uint32_t* step = rows + layout::header_words + d * layout::words;
+    for (int k = 0; k <= LookAhead; ++k) {
+      const int level = d + 1 + k < levels ? d + 1 + k : levels - 1;
+      step[k] = ~allowed[level];
+      step[layout::rows + k] =
+          static_cast<std::uint32_t>(k == 0 ? row[d + 1] - row[d] : row[level] - row[d + 1]);
+    }
+  }
 }
 
-/// @brief A lane's words, `stride` words apart (the block's lanes interleaved: no bank
-/// conflicts).
-struct frame_lane_view {
-  std::uint32_t* base;
-  unsigned stride;
-  int stack_levels;  ///< frame_walk_stack_levels(n, depth)
-  NQ_HD std::uint32_t& stack(int level, int word) const {
-    return base[(static_cast<unsigned>(level) * 4u + static_cast<unsigned>(word)) * stride];
-  }
-  NQ_HD std::uint32_t& allowed(int level) const {
-    return base[static_cast<unsigned>(4 * stack_levels + level) * stride];
-  }
+/// @brief One 16-byte stack entry: a parent's untried squares and its lines.
+struct alignas(16) frame_entry {
+  std::uint32_t open, cols, ld, rd;
 };
 
+/// @brief A lane's stack entries, `stride` entries apart (the block's lanes side by side).
+/// On a device `base` points into shared memory: an entry's address is then one multiply-add
+/// of the level on the lane's 32-bit shared address, and one 128-bit access.
+struct frame_lane_view {
+  frame_entry* base;
+  unsigned stride;
+  NQ_HD frame_entry& entry(int level) const {
+    return base[static_cast<unsigned>(level) * stride];
+  }
+  NQ_HD void store(int level, const frame_entry& e) const {
+#if defined(__CUDA_ARCH__)
+    asm volatile("{\n\t.reg .u32 a;\n\t"
+                 "mad.lo.u32 a, %0, %1, %2;\n\t"
+                 "st.shared.v4.u32 [a], {%3, %4, %5, %6};\n\t}"
+                 :
+                 : "r"(level), "r"(stride * 16u), "r"(shared_address()), "r"(e.open),
+                   "r"(e.cols), "r"(e.ld), "r"(e.rd)
+                 : "memory");
+#else
+    entry(level) = e;
+#endif
+  }
+  NQ_HD frame_entry load(int level) const {
+#if defined(__CUDA_ARCH__)
+    frame_entry e;
+    asm volatile("{\n\t.reg .u32 a;\n\t"
+                 "mad.lo.u32 a, %4, %5, %6;\n\t"
+                 "ld.shared.v4.u32 {%0, %1, %2, %3}, [a];\n\t}"
+                 : "=r"(e.open), "=r"(e.cols), "=r"(e.ld), "=r"(e.rd)
+                 : "r"(level), "r"(stride * 16u), "r"(shared_address())
+                 : "memory");
+    return e;
+#else
+    return entry(level);
+#endif
+  }
+#if defined(__CUDA_ARCH__)
+  __device__ unsigned shared_address() const {
+    return static_cast<unsigned>(__cvta_generic_to_shared(base));
+  }
+#endif
+};
+
+/// @brief Four words from `at` (16-byte aligned, read-only for the kernel's life): one 128-bit
+/// load through the read-only cache on a device.
+NQ_HD inline frame_entry load_quad(const std::uint32_t* at) {
+#if defined(__CUDA_ARCH__)
+  const uint4 q = __ldg(reinterpret_cast<const uint4*>(at));
+  return frame_entry{q.x, q.y, q.z, q.w};
+#else
+  return frame_entry{at[0], at[1], at[2], at[3]};
+#endif
+}
+
+/// @brief a | b | c: one three-input logic instruction on a device (LOP3, which ptxas would
+/// fuse too; written out so that the PTX counted by bench/frame_loop_cost.py is what runs).
+NQ_HD inline std::uint32_t or3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+#if defined(__CUDA_ARCH__)
+  std::uint32_t d;
+  asm("lop3.b32 %0, %1, %2, %3, 0xFE;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+#else
+  return a | b | c;
+#endif
+}
+
+/// @brief The index of the highest set bit of x, -1 when x is 0 (one bfind on a device).
+NQ_HD inline int highest_bit_index(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  int i;
+  asm("bfind.u32 %0, %1;" : "=r"(i) : "r"(x));
+  return i;
+#else
+  return x == 0 ? -1 : 31 - __builtin_clz(x);
+#endif
+}
+
+/// @brief x with bit `at` set to `on`; x itself when `at` is not 0..31 (one bfi on a device).
+NQ_HD inline std::uint32_t set_bit(std::uint32_t x, int at, bool on) {
+#if defined(__CUDA_ARCH__)
+  std::uint32_t d;
+  asm("bfi.b32 %0, %1, %2, %3, 1;" : "=r"(d) : "r"(on ? 1u : 0u), "r"(x), "r"(at));
+  return d;
+#else
+  if (at < 0 || at > 31) return x;
+  return (x & ~(1u << at)) | (on ? 1u << at : 0u);
+#endif
+}
+
 /// @brief One piece's search, a node at a time. start() takes a piece (a whole piece is
-/// counted at once); advance() tries the next child of the current node, or steps back to its
-/// parent; busy() says whether nodes are left. tally() is the piece's contribution once done.
+/// counted at once); advance() places the next queen; busy() says whether nodes are left.
+/// tally() is the piece's contribution once done. `LookAhead`: rows past the child's a child
+/// must leave a square open in (frame_look_ahead for the CPU's counts; fewer tries more nodes,
+/// each for less).
+template <int LookAhead = frame_look_ahead>
 struct frame_walk {
-  int n = 0, levels = 0, base = 0, d = -1;  ///< d < base: no node left
-  int held_low = 0, held_high = 0;          ///< the inner rows side queens hold (n + 2: none)
-  frame searched{};                         ///< the frame image searched (its queens)
-  std::uint8_t rotations = 0;               ///< the stabiliser's rotations: boards are checked
-  std::uint32_t orbit = 0;                  ///< symmetries / |stabiliser|
-  std::uint32_t path = 0;                   ///< the piece's queens above it (fixed frames)
+  using layout = frame_step_layout<LookAhead>;
+
+  // The loop's registers. Levels count from the piece's free row, `base`: the stack's.
+  int d = -1, last = 0;  ///< the node's level, the last parent's (its free row - base)
   std::uint32_t open = 0, cols = 0, ld = 0, rd = 0;  ///< the node: untried squares, its lines
-  frame_step step{};                                 ///< the step from level d
-  std::uint64_t leaves = 0;                          ///< completions found, unweighed (no rotation)
-  count_tally fixed_tally{};  ///< weighed completions (a rotation in the stabiliser)
+  std::uint32_t waiting = 0;  ///< bit k: stack level k holds a parent with squares left
+  std::uint32_t blocked[LookAhead + 1] = {};  ///< the step from level d: rows d + 1 ..
+  std::uint32_t shift[LookAhead + 1] = {};    ///< and their shifts (frame_step's)
+  std::uint32_t recent = 0;  ///< leaves since flush_leaves (at most 30 an advance)
+  const std::uint32_t* steps = nullptr;  ///< the step of the piece's free row (base)
+  // What the rare paths need: frames a rotation fixes.
+  int base = 0;                 ///< the piece's free row
+  /// The stabiliser's rotations (bits 1..3): boards are checked; bit 0: a whole piece, its
+  /// tally settled by start().
+  std::uint32_t rotations = 0;
+  std::uint32_t path = 0;       ///< the piece's queens above it (fixed frames)
+  /// Weighed completions (a rotation in the stabiliser, or a whole piece); else `solutions`
+  /// holds the leaves flushed so far, unweighed (one 64-bit sum fewer in registers).
+  count_tally fixed_tally{};
 #if !defined(__CUDACC__)
-  /// The host execution's count of the words of prepared rows the last start() loaded, each
-  /// counted as it is loaded (the rows it builds: detail::frame_rows_built).
+  /// The host execution's count of the words of prepared rows the last start() loaded.
   std::uint32_t row_words_read = 0;
 #endif
 
-  NQ_HD bool busy() const { return d >= base; }
+  NQ_HD bool busy() const { return d >= 0; }
+  /// Whether the piece's boards are checked for a rotation (advance<true>).
+  NQ_HD bool checks_boards() const { return rotations != 0; }
 
-  /// @brief Board row of free level `level`: the level's place among rows 1..n-2, skipping
-  /// the rows side queens hold (held_low < held_high).
-  NQ_HD int row(int level) const {
-    return level + 1 + (level + 1 >= held_low ? 1 : 0) + (level + 2 >= held_high ? 1 : 0);
-  }
-
-  /// @brief Starts `piece` of a frame with stabiliser bits `stabilizer`, searching image `g`
-  /// (the frame itself when a rotation fixes it), whose rows frame_walk_rows wrote to `rows`.
-  /// Copies the free rows' open columns to the lane: n - 1 loads that do not depend on each
-  /// other, no row built. A whole piece is counted here and leaves busy() false.
-  NQ_HD void start(int board_n, const frame& g, std::uint8_t stabilizer, const frame_piece& piece,
-                   const std::uint32_t* rows, frame_lane_view lane) {
-    n = board_n, searched = g, path = piece.path;
-    rotations = stabilizer & rotation_symmetries;
-    orbit = static_cast<std::uint32_t>(symmetry_count / popcount32(stabilizer));
-    leaves = 0, fixed_tally = {};
+  /// @brief Starts `piece` of the frame whose prepared rows (frame_walk_rows<LookAhead>) are
+  /// `rows`: loads the header and the first level's step, nothing per free row. A whole piece
+  /// is counted here and leaves busy() false.
+  NQ_HD void start(const frame_piece& piece, const std::uint32_t* rows) {
+    const frame_entry header = load_quad(rows);
 #if !defined(__CUDACC__)
-    row_words_read = 0;
+    row_words_read = 4;
 #endif
-    const std::uint32_t header = load_row(rows, 0);
-    // Loaded eight at a time into registers, then stored: a load, then its store, row by row
-    // would wait out one memory round trip a row (the compiler cannot move a global load above
-    // a store through another pointer), its whole warp idle with it.
-    for (int k0 = 0; k0 < n - 2; k0 += row_batch) {
-      std::uint32_t batch[row_batch];
-      for (int j = 0; j < row_batch; ++j)
-        batch[j] = k0 + j < n - 2 ? load_row(rows, 1 + k0 + j) : 0u;
-      for (int j = 0; j < row_batch; ++j)
-        if (k0 + j < n - 2) lane.allowed(k0 + j) = batch[j];
-    }
-    levels = static_cast<int>(header & 0xFFu);
-    held_low = static_cast<int>(header >> 8 & 0xFFu), held_high = static_cast<int>(header >> 16);
+    rotations = header.open >> 24, path = piece.path;
+    recent = 0, fixed_tally = {}, waiting = 0;
     if (piece.whole()) {  // fewer than two free rows: no node to walk
-      base = 0, d = -1;
-      if (levels == 0)  // the frame is the whole board (n = 4)
-        rotations == 0 ? void(leaves = 1) : add_board(lane, 0u, 0u, 0);
-      else
-        add_leaves(lane, lane.allowed(0), 0u);
+      base = 0, d = -1, steps = rows + layout::header_words;
+      fixed_tally = whole_tally(rows), rotations |= 1u;
       return;
     }
-    base = piece.level, d = base;
+    base = piece.level, d = 0, last = static_cast<int>(header.open & 0xFFu) - 2 - base;
+    steps = rows + layout::header_words + base * layout::words;
     open = piece.open, cols = piece.cols, ld = piece.ld, rd = piece.rd;
-    for (int k = 0; k <= frame_look_ahead; ++k)
-      step.allowed[k] = lane.allowed(clamp_level(d + 1 + k));
-    set_shifts();
+    load_step();
   }
 
-  /// @brief One node: the next child of the current node (its leaves counted when it is the
-  /// last free row's parent, else made the current node), or, with none left, back to the
-  /// parent. Precondition: busy().
+  /// @brief Places the next queen of the current node; afterwards the current node is its
+  /// child (when it lives and is not on the last free row), the node itself (squares left), or
+  /// the deepest parent with squares left (none: busy() turns false). `Fixed`: the frame's
+  /// boards are checked for its rotations (checks_boards()). Precondition: busy(), and
+  /// flush_leaves() called at least every 2^27 advances.
+  template <bool Fixed = false>
   NQ_HD void advance(frame_lane_view lane) {
-    if (open == 0) {
-      if (--d < base) return;
-      const int k = d - base;
-      open = lane.stack(k, 0), cols = lane.stack(k, 1), ld = lane.stack(k, 2),
-      rd = lane.stack(k, 3);
-      for (int i = frame_look_ahead; i > 0; --i) step.allowed[i] = step.allowed[i - 1];
-      step.allowed[0] = lane.allowed(d + 1);
-      set_shifts();
-      return;
-    }
     const std::uint32_t bit = open & (0u - open);
     open ^= bit;
-    std::uint32_t nc = cols, nl = ld, nr = rd;
-    const std::uint32_t child = frame_child(step, bit, nc, nl, nr);
-    if (d == levels - 2) {
-      add_leaves(lane, child, bit);
-    } else if (child != 0) {
-      const int k = d - base;
-      lane.stack(k, 0) = open, lane.stack(k, 1) = cols, lane.stack(k, 2) = ld,
-                    lane.stack(k, 3) = rd;
-      ++d;
-      open = child, cols = nc, ld = nl, rd = nr;
-      for (int i = 0; i < frame_look_ahead; ++i) step.allowed[i] = step.allowed[i + 1];
-      step.allowed[frame_look_ahead] = lane.allowed(clamp_level(d + 1 + frame_look_ahead));
-      set_shifts();
+    const std::uint32_t nc = cols | bit, nl = (ld | bit) << shift[0], nr = (rd | bit) >> shift[0];
+    // A row's squares all blocked (all ones) is a dead child: the largest of the child's row
+    // and the look-ahead rows says whether any is.
+    const std::uint32_t taken = or3(nc, nl, nr) | blocked[0];
+    std::uint32_t worst = taken;
+    for (int k = 1; k <= LookAhead; ++k) {
+      const std::uint32_t row = or3(nc | blocked[k], nl << shift[k], nr >> shift[k]);
+      worst = worst > row ? worst : row;
     }
+    const bool alive = worst != ~0u;
+    const std::uint32_t child = ~taken;
+    const bool leaf = d == last;
+    // Past the last row the look-ahead looks at the last row again: a dead child there has no
+    // square open, so its popcount is 0 and the leaves need no select.
+    if constexpr (!Fixed) {
+      recent += static_cast<std::uint32_t>(popcount32(leaf ? child : 0u));
+    } else if (leaf && alive) {
+      const count_tally found = board_tally(steps - layout::header_words - base * layout::words,
+                                            lane, path, base, d, cols, child, bit);
+      fixed_tally.solutions += found.solutions;
+      fixed_tally.unique_eighths += found.unique_eighths;
+    }
+    const bool push = alive && !leaf;
+    if (push) lane.store(d, frame_entry{open, cols, ld, rd});
+    waiting = set_bit(waiting, d, push && open != 0);  // bit d is clear: d is the node's level
+    const bool pop = !push && open == 0;
+    // The parent to return to: the deepest level with squares left (-1: none, the walk ends).
+    const int back = highest_bit_index(waiting);
+    const bool popped = pop && back >= 0;
+    frame_entry parent{open, cols, ld, rd};
+    if (popped) parent = lane.load(back);
+    if (pop) waiting = set_bit(waiting, back, false);  // back -1: no bit, nothing changes
+    d = push ? d + 1 : pop ? back : d;
+    open = push ? child : parent.open;
+    cols = push ? nc : parent.cols;
+    ld = push ? nl : parent.ld;
+    rd = push ? nr : parent.rd;
+    if (push || popped) load_step();
+  }
+
+  /// @brief Moves the leaves counted since the last call into the 64-bit tally.
+  NQ_HD void flush_leaves() {
+    fixed_tally.solutions += recent;
+    recent = 0;
   }
 
   /// @brief What the piece contributes (complete once busy() is false).
   NQ_HD count_tally tally() const {
     if (rotations != 0) return fixed_tally;
-    const std::uint64_t weighted = std::uint64_t{orbit} * leaves;
+    const std::uint64_t weighted =
+        (header().ld & 0xFFu) * (fixed_tally.solutions + std::uint64_t{recent});
     return count_tally{weighted, weighted};
   }
 
+  /// @brief Board row of free level `level` of a frame whose header's first word is `held`:
+  /// the level's place among rows 1..n-2, skipping the rows side queens hold.
+  NQ_HD static int row(int level, std::uint32_t held) {
+    const int low = static_cast<int>(held >> 8 & 0xFFu), high = static_cast<int>(held >> 16 & 0xFFu);
+    return level + 1 + (level + 1 >= low ? 1 : 0) + (level + 2 >= high ? 1 : 0);
+  }
+
  private:
-  static constexpr int row_batch = 8;  ///< rows start() loads before it stores them
+  /// The frame's header.
+  NQ_HD frame_entry header() const {
+    return load_quad(steps - layout::header_words - base * layout::words);
+  }
 
-  /// Word `i` of the frame's prepared rows (the host execution counts the load).
-  NQ_HD std::uint32_t load_row(const std::uint32_t* rows, int i) {
-#if !defined(__CUDACC__)
-    ++row_words_read;
+  /// The step from level d: its rows' blocked squares and shifts, whole 16-byte loads.
+  NQ_HD void load_step() {
+    std::uint32_t words[8];
+    static_assert(layout::words == 4 || layout::words == 8, "one or two 16-byte loads");
+#if defined(__CUDA_ARCH__)
+    // The address in one multiply-add, both loads from it (the second at +16).
+    if constexpr (layout::words == 8)
+      asm("{\n\t.reg .u64 a;\n\t"
+          "mad.wide.u32 a, %8, 32, %9;\n\t"
+          "ld.global.nc.v4.u32 {%0, %1, %2, %3}, [a];\n\t"
+          "ld.global.nc.v4.u32 {%4, %5, %6, %7}, [a+16];\n\t}"
+          : "=r"(words[0]), "=r"(words[1]), "=r"(words[2]), "=r"(words[3]), "=r"(words[4]),
+            "=r"(words[5]), "=r"(words[6]), "=r"(words[7])
+          : "r"(d), "l"(steps));
+    else
+      asm("{\n\t.reg .u64 a;\n\t"
+          "mad.wide.u32 a, %4, 16, %5;\n\t"
+          "ld.global.nc.v4.u32 {%0, %1, %2, %3}, [a];\n\t}"
+          : "=r"(words[0]), "=r"(words[1]), "=r"(words[2]), "=r"(words[3])
+          : "r"(d), "l"(steps));
+#else
+    const std::uint32_t* at = steps + static_cast<unsigned>(d) * layout::words;
+    for (int w = 0; w < layout::words; ++w) words[w] = at[w];
 #endif
-    return rows[i];
+    for (int k = 0; k <= LookAhead; ++k)
+      blocked[k] = words[k], shift[k] = words[layout::rows + k];
   }
 
-  NQ_HD int clamp_level(int level) const { return level < levels ? level : levels - 1; }
-
-  /// frame_step_at's shifts, from the rows of levels d .. d + 1 + look-ahead.
-  NQ_HD void set_shifts() {
-    const int next = row(d + 1);
-    step.shift[0] = next - row(d);
-    for (int k = 1; k <= frame_look_ahead; ++k) step.shift[k] = row(clamp_level(d + 1 + k)) - next;
-  }
-
-  /// The last free row's squares `last` under the current node's child through `bit` (for a
-  /// whole piece of one free row: its squares, no parent).
-  NQ_HD void add_leaves(frame_lane_view lane, std::uint32_t last, std::uint32_t bit) {
-    if (rotations == 0) {
-      leaves += static_cast<std::uint64_t>(popcount32(last));
-      return;
+  /// What a whole piece contributes: the frame's completions, its one free row's squares (or
+  /// the frame itself, n = 4). Out of the loop's line on a device, and given values only, so
+  /// that no walk needs an address (it stays in registers).
+#if defined(__CUDA_ARCH__)
+  __noinline__
+#endif
+  NQ_HD static count_tally whole_tally(const std::uint32_t* rows) {
+    const frame_entry head = load_quad(rows);
+    const std::uint64_t orbit = head.ld & 0xFFu;
+    if ((head.open >> 24) == 0) {
+      const std::uint64_t leaves =
+          (head.open & 0xFFu) == 0 ? 1u : static_cast<std::uint64_t>(popcount32(head.cols));
+      return count_tally{orbit * leaves, orbit * leaves};
     }
-    for (; last != 0; last &= last - 1) add_board(lane, lowest_bit_index(last), bit, 1);
+    if ((head.open & 0xFFu) == 0) return board_tally(rows, {}, 0, 0, 0, 0, 0, 0);
+    return board_tally(rows, {}, 0, 0, 0, 0, head.cols, 0);
   }
 
-  /// One complete board of a frame a rotation may fix: the frame's queens, the piece's path,
-  /// the stack's, the current node's child through `bit` and, when `last_row` is 1, the last
-  /// free row's queen in column `last_col`; weighed as count_frame_completions weighs it.
-  NQ_HD void add_board(frame_lane_view lane, std::uint32_t last_col, std::uint32_t bit,
-                       int last_row) {
+  /// The weighed completions of a frame a rotation may fix (rows: its prepared rows) whose
+  /// last free row offers `last_row` under the node at stack level d (lines `cols`) of a piece
+  /// at free row `base` (its queens above in `path`), through the queen `bit`: each board
+  /// rebuilt (the frame's queens, the path's, the stack's, the node's) and checked for the
+  /// rotations, weighed as count_frame_completions weighs it. A frame of no free row (n = 4):
+  /// last_row 0, its one board. A whole piece of one free row: no node (d 0, bit 0). Out of
+  /// the loop's line on a device, values only (as whole_tally).
+#if defined(__CUDA_ARCH__)
+  __noinline__
+#endif
+  NQ_HD static count_tally board_tally(const std::uint32_t* rows, frame_lane_view lane,
+                                       std::uint32_t path, int base, int d, std::uint32_t cols,
+                                       std::uint32_t last_row, std::uint32_t bit) {
+    const frame_entry head = load_quad(rows);
+    const int n = static_cast<int>(head.ld >> 8 & 0xFFu);
+    const int levels = static_cast<int>(head.open & 0xFFu);
+    const std::uint8_t rotations = static_cast<std::uint8_t>(head.open >> 24);
+    const std::uint64_t orbit = head.ld & 0xFFu;
+    const std::uint32_t queens = head.rd;
     int board[max_count_n] = {};
-    board[0] = searched.top, board[n - 1] = searched.bottom;
-    board[searched.left] = 0, board[searched.right] = n - 1;
-    if (last_row == 1 && levels >= 2) {
-      for (int k = 0; k < base; ++k) board[row(k)] = static_cast<int>((path >> (5 * k)) & 31u);
-      for (int j = base; j < d; ++j) {
-        const std::uint32_t below = j + 1 < d ? lane.stack(j + 1 - base, 1) : cols;
-        board[row(j)] = lowest_bit_index(below ^ lane.stack(j - base, 1));
+    board[0] = static_cast<int>(queens & 0xFFu);
+    board[n - 1] = static_cast<int>(queens >> 8 & 0xFFu);
+    board[queens >> 16 & 0xFFu] = 0, board[queens >> 24] = n - 1;
+    if (levels >= 2) {  // a node: the piece's path, the stack's queens, the node's
+      for (int k = 0; k < base; ++k)
+        board[row(k, head.open)] = static_cast<int>((path >> (5 * k)) & 31u);
+      for (int j = 0; j < d; ++j) {  // stack level j: free row base + j
+        const std::uint32_t below = j + 1 < d ? lane.entry(j + 1).cols : cols;
+        board[row(base + j, head.open)] = lowest_bit_index(below ^ lane.entry(j).cols);
       }
-      board[row(d)] = lowest_bit_index(bit);
+      board[row(base + d, head.open)] = lowest_bit_index(bit);
     }
-    if (last_row == 1) board[row(levels - 1)] = static_cast<int>(last_col);
-    std::uint64_t fixed = 1;
-    for (int g = 1; g < symmetry_count; ++g)
-      if ((rotations >> g & 1) && board_is_fixed_by(g, n, board)) ++fixed;
-    fixed_tally.solutions += orbit;
-    fixed_tally.unique_eighths += fixed * orbit;
+    count_tally tally;
+    const auto weigh = [&] {
+      std::uint64_t fixed = 1;
+      for (int g = 1; g < symmetry_count; ++g)
+        if ((rotations >> g & 1) && board_is_fixed_by(g, n, board)) ++fixed;
+      tally.solutions += orbit;
+      tally.unique_eighths += fixed * orbit;
+    };
+    if (levels == 0) {
+      weigh();
+      return tally;
+    }
+    for (; last_row != 0; last_row &= last_row - 1) {
+      board[row(levels - 1, head.open)] = lowest_bit_index(last_row);
+      weigh();
+    }
+    return tally;
   }
 };
 
