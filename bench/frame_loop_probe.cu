@@ -24,8 +24,8 @@ using probe_lane = frame_lane<probe_look_ahead>;
 template <bool Fixed>
 __device__ void probe_iterations(const probe_body& body, probe_lane* lanes) {
   extern __shared__ __align__(16) unsigned char probe_shared[];
-  const frame_lane_view entries{reinterpret_cast<frame_entry*>(probe_shared) + threadIdx.x,
-                                frame_block};
+  const frame_lane_view entries =  // as the kernel makes it (count_frame_pieces::lane_entries)
+      frame_lane_view::of(reinterpret_cast<frame_entry*>(probe_shared) + threadIdx.x, frame_block);
   probe_lane lane = lanes[threadIdx.x];
   for (;;) {  // turn()'s head, then its advance, never its take
     if (--lane.until_check == 0) {
@@ -56,7 +56,7 @@ __global__ void probe_take(probe_body body, probe_lane* lanes, int takes) {
 }  // namespace
 
 /// Named from outside, so that nvcc emits the probes.
-const void* const frame_loop_probes[] = {reinterpret_cast<const void*>(probe_plain),
+[[maybe_unused]] const void* const frame_loop_probes[] = {reinterpret_cast<const void*>(probe_plain),
                                          reinterpret_cast<const void*>(probe_fixed),
                                          reinterpret_cast<const void*>(probe_take)};
 

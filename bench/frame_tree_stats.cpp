@@ -18,6 +18,7 @@
 #include "cpu/frame_engine.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/frame_pieces.hpp"
+#include "nqueens/frame_walk.hpp"
 
 namespace {
 
@@ -73,11 +74,11 @@ void count_pieces(int n) {
   const int depth = gpu::frame_piece_depth(n);
   std::uint64_t pieces = 0, whole = 0;
   for (const detail::canonical_frame& frame : frames)
-    split_frame(prepare_frame_search(n, frame.searched), frame.stabilizer, 0, depth,
-                [&](const frame_piece& piece) {
-                  ++pieces;
-                  whole += piece.whole();
-                });
+    split_frame_for_walk(n, depth, prepare_frame_search(n, frame.searched), frame.stabilizer, 0,
+                         [&](const frame_piece& piece) {
+                           ++pieces;
+                           whole += piece.whole();
+                         });
   std::printf("n=%d frames=%zu pieces at depth %d: %llu (whole %llu)\n", n, frames.size(), depth,
               static_cast<unsigned long long>(pieces), static_cast<unsigned long long>(whole));
 }
@@ -117,7 +118,7 @@ void measure(int n) {
     sizes.push_back(static_cast<double>(nodes));
     const bool rotated = (frame.stabilizer & rotation_symmetries) != 0;
     if (rotated) ++fixed, fixed_frame_max = std::max(fixed_frame_max, nodes);
-    split_frame(s, frame.stabilizer, 0, depth, [&](const frame_piece& piece) {
+    split_frame_for_walk(n, depth, s, frame.stabilizer, 0, [&](const frame_piece& piece) {
       std::uint64_t piece_leaves = 0, size = 0;
       if (piece.whole()) {
         ++whole;

@@ -57,7 +57,7 @@ struct frame_lane {
 
 /// What a thread did in one iteration: placed a queen or took a piece, waited (only when the
 /// host plays the nested loop's schedule), or ended (no piece left, or the stop raised).
-enum class lane_turn : std::uint8_t { worked, waited, ended };
+enum class lane_turn : int { worked, waited, ended };  // int: no byte to widen a turn
 
 /// The host execution's tally of a lockstep play (gpu::frame_lane_play), over every block.
 struct lockstep_tally {
@@ -90,7 +90,8 @@ struct count_frame_pieces {
 
   template <class Block>
   NQ_HD frame_lane_view lane_entries(Block& block, unsigned t) const {
-    return {reinterpret_cast<frame_entry*>(block.shared()) + t, Block::threads};
+    return frame_lane_view::of(reinterpret_cast<frame_entry*>(block.shared()) + t,
+                               Block::threads);
   }
 
   template <class Block>
@@ -315,7 +316,7 @@ std::vector<frame_piece> cut_frames(int n, int depth, int stack_levels,
   // n = 18 on one core of this VM, 160 ms at 21).
   std::vector<std::vector<frame_piece>> cut(frames.size());
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(frames.size());  // (key, position)
-  const auto cut_frame = [&](std::uint32_t p) {
+  const auto cut_frame = [&](std::uint32_t p) {  // false: a piece's parents overflow the stack
     const frame_search s = prepare_frame_search(n, frames[p].searched);
     bool whole = false, fits = true;
     split_frame_for_walk(n, depth, s, frames[p].stabilizer, p, [&](const frame_piece& piece) {
@@ -333,12 +334,21 @@ std::vector<frame_piece> cut_frames(int n, int depth, int stack_levels,
   if (threads == 1 || frames.size() < 256) {
     for (std::uint32_t p = 0; p < frames.size(); ++p) fits = cut_frame(p) && fits;
   } else {
-    std::vector<std::jthread> workers;
-    for (unsigned t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        for (std::size_t p = t; p < frames.size(); p += threads)
-          if (!cut_frame(static_cast<std::uint32_t>(p))) fits = false;
-      });
+    std::vector<std::exception_ptr> failed(threads);  // bad_alloc: rethrown here, not terminate
+    {
+      std::vector<std::jthread> workers;
+      for (unsigned t = 0; t < threads; ++t)
+        workers.emplace_back([&, t] {
+          try {
+            for (std::size_t p = t; p < frames.size(); p += threads)
+              if (!cut_frame(static_cast<std::uint32_t>(p))) fits = false;
+          } catch (...) {
+            failed[t] = std::current_exception();
+          }
+        });
+    }
+    for (const std::exception_ptr& e : failed)
+      if (e) std::rethrow_exception(e);
   }
   NQ_EXPECTS(fits, "a piece's parents fit its walk's stack");
   pieces_of.assign(frames.size(), 0);

@@ -270,11 +270,15 @@ class subproblem_counter {
 };
 
 /// @brief Free rows a GPU frame piece fixes below its frame (frame_pieces.hpp; frames with a
-/// corner queen one more, frame_cut_depth): enough pieces that the largest is at most twice a
-/// lane's fair share of the nodes on one H100 (132 SMs x 8 blocks x 128 threads): 3 gives
-/// 963,105 pieces at n = 16, the largest 0.96 of the share; 2 at n = 17 gives 342,923, 1.87,
-/// and at n = 18 560,982, 1.19 (bench/results/2026-11-27-gpu-counter-model.md).
-inline constexpr int frame_piece_depth(int n) { return n <= 11 ? 0 : n <= 16 ? 3 : 2; }
+/// corner queen one more, frame_cut_depth): at n = 15 and 16, 3, so that the largest piece is at
+/// most about twice a lane's fair share of the nodes on one H100 (132 SMs x 8 blocks x 128
+/// threads): 963,105 pieces at n = 16, the largest 0.96 of the share; 2 elsewhere (pieces of
+/// smaller boards are small whatever the cut, and a take per few nodes costs more than the
+/// tail): at n = 17 342,923 pieces, 1.87, at n = 18 560,982, 1.19
+/// (bench/results/2026-11-27-gpu-counter-model.md).
+inline constexpr int frame_piece_depth(int n) {
+  return n <= 11 ? 0 : n <= 14 ? 2 : n <= 16 ? 3 : 2;
+}
 
 /// @brief What a frame count on the GPU did, for measurements. The lane figures are counted
 /// only when the host execution plays the lanes in lockstep (set_host_frame_lanes); else 0.

@@ -48,13 +48,12 @@ NQ_HD void split_frame_for_walk(int n, int depth, const frame_search& s, std::ui
 /// @brief Stack levels a walk of the pieces frame_cut_depth cuts needs: a piece at free row
 /// `base` of a frame of `levels` free rows keeps its parents at rows base .. levels - 3 (the
 /// last parent, levels - 2, never pushes), so levels - 2 - base entries; n - 4 free rows cut at
-/// depth, n - 3 at depth + 1, both at most max_path_levels when a rotation fixes the frame. At
-/// least 1.
+/// depth (at most max_path_levels when a rotation fixes the frame), n - 3 at depth + 1 (no
+/// rotation fixes a frame with a corner queen: it would bring a second corner queen, on the
+/// first one's diagonal or row). At least 1.
 NQ_HD constexpr int frame_walk_stack_levels(int n, int depth) {
   const int capped = depth < max_path_levels ? depth : max_path_levels;
-  const int corner = depth + 1 < max_path_levels ? depth + 1 : max_path_levels;
-  const int most = n - 6 - capped > n - 5 - corner ? n - 6 - capped : n - 5 - corner;
-  return most > 1 ? most : 1;
+  return n - 6 - capped > 1 ? n - 6 - capped : 1;
 }
 
 /// @brief Shared-memory words a lane's walk needs: four words (a 16-byte entry) per stack
@@ -90,8 +89,9 @@ NQ_HD constexpr int frame_walk_row_words(int n) {
 /// @brief Writes the prepared rows of frame image `g`, whose frame has stabiliser bits
 /// `stabilizer`: frame_step_layout<LookAhead>::frame_words(n) words, the header, then for each
 /// level d that has a child the step frame_step_at(d) makes, look-ahead cut to LookAhead rows
-/// (the squares not open rather than those open). Built once a frame (on the host), not at
-/// each take; words past the frame's steps are 0.
+/// (the squares not open rather than those open; the last parent's first look-ahead row all
+/// blocked). Built once a frame (on the host), not at each take; words past the frame's steps
+/// are 0.
 template <int LookAhead = frame_look_ahead>
 NQ_HD inline void frame_walk_rows(int n, const frame& g, std::uint8_t stabilizer,
                                   std::uint32_t* rows) {
@@ -126,6 +126,10 @@ NQ_HD inline void frame_walk_rows(int n, const frame& g, std::uint8_t stabilizer
       step[layout::rows + k] =
           static_cast<std::uint32_t>(k == 0 ? row[d + 1] - row[d] : row[level] - row[d + 1]);
     }
+    // The last parent's children are leaves, counted, never pushed: its first look-ahead row
+    // (the last row again, which frame_step_at looks at) is blocked whole, so advance() finds
+    // them dead and needs no test of the level to keep them off the stack.
+    if (d + 2 == levels) step[1] = ~0u;
   }
 }
 
@@ -135,13 +139,28 @@ struct alignas(16) frame_entry {
 };
 
 /// @brief A lane's stack entries, `stride` entries apart (the block's lanes side by side).
-/// On a device `base` points into shared memory: an entry's address is then one multiply-add
-/// of the level on the lane's 32-bit shared address, and one 128-bit access.
+/// On a device the entries are in shared memory and the view holds their 32-bit shared
+/// `address` alone (made once, by of(); no 64-bit pointer to keep in registers): an entry's
+/// address is one multiply-add of the level on it, and a push or pop one 128-bit access.
 struct frame_lane_view {
-  frame_entry* base;
+  frame_entry* base;  ///< the host's entries (null on a device)
   unsigned stride;
+  unsigned address = 0;  ///< a device's entries, in the shared window
+  /// The view of the entries from `first` on, `stride` apart.
+  NQ_HD static frame_lane_view of(frame_entry* first, unsigned stride) {
+#if defined(__CUDA_ARCH__)
+    return {nullptr, stride, static_cast<unsigned>(__cvta_generic_to_shared(first))};
+#else
+    return {first, stride, 0u};
+#endif
+  }
   NQ_HD frame_entry& entry(int level) const {
+#if defined(__CUDA_ARCH__)
+    return static_cast<frame_entry*>(__cvta_shared_to_generic(address))[static_cast<unsigned>(level) *
+                                                                        stride];
+#else
     return base[static_cast<unsigned>(level) * stride];
+#endif
   }
   NQ_HD void store(int level, const frame_entry& e) const {
 #if defined(__CUDA_ARCH__)
@@ -149,7 +168,7 @@ struct frame_lane_view {
                  "mad.lo.u32 a, %0, %1, %2;\n\t"
                  "st.shared.v4.u32 [a], {%3, %4, %5, %6};\n\t}"
                  :
-                 : "r"(level), "r"(stride * 16u), "r"(shared_address()), "r"(e.open),
+                 : "r"(level), "r"(stride * 16u), "r"(address), "r"(e.open),
                    "r"(e.cols), "r"(e.ld), "r"(e.rd)
                  : "memory");
 #else
@@ -159,22 +178,17 @@ struct frame_lane_view {
   NQ_HD frame_entry load(int level) const {
 #if defined(__CUDA_ARCH__)
     frame_entry e;
+    // volatile: kept after the stores before it (theirs too), which need the ordering.
     asm volatile("{\n\t.reg .u32 a;\n\t"
                  "mad.lo.u32 a, %4, %5, %6;\n\t"
                  "ld.shared.v4.u32 {%0, %1, %2, %3}, [a];\n\t}"
                  : "=r"(e.open), "=r"(e.cols), "=r"(e.ld), "=r"(e.rd)
-                 : "r"(level), "r"(stride * 16u), "r"(shared_address())
-                 : "memory");
+                 : "r"(level), "r"(stride * 16u), "r"(address));
     return e;
 #else
     return entry(level);
 #endif
   }
-#if defined(__CUDA_ARCH__)
-  __device__ unsigned shared_address() const {
-    return static_cast<unsigned>(__cvta_generic_to_shared(base));
-  }
-#endif
 };
 
 /// @brief Four words from `at` (16-byte aligned, read-only for the kernel's life): one 128-bit
@@ -211,15 +225,14 @@ NQ_HD inline int highest_bit_index(std::uint32_t x) {
 #endif
 }
 
-/// @brief x with bit `at` set to `on`; x itself when `at` is not 0..31 (one bfi on a device).
-NQ_HD inline std::uint32_t set_bit(std::uint32_t x, int at, bool on) {
+/// @brief 1u << at for `at` in 0..31, else 0 (one shl on a device, whose shifts clamp).
+NQ_HD inline std::uint32_t bit_at(int at) {
 #if defined(__CUDA_ARCH__)
   std::uint32_t d;
-  asm("bfi.b32 %0, %1, %2, %3, 1;" : "=r"(d) : "r"(on ? 1u : 0u), "r"(x), "r"(at));
+  asm("shl.b32 %0, 1, %1;" : "=r"(d) : "r"(at));
   return d;
 #else
-  if (at < 0 || at > 31) return x;
-  return (x & ~(1u << at)) | (on ? 1u << at : 0u);
+  return at >= 0 && at < 32 ? 1u << at : 0u;
 #endif
 }
 
@@ -297,30 +310,31 @@ struct frame_walk {
       const std::uint32_t row = or3(nc | blocked[k], nl << shift[k], nr >> shift[k]);
       worst = worst > row ? worst : row;
     }
+    // The last parent's step blocks its first look-ahead row whole (frame_walk_rows): no child
+    // of the last parent lives, so `alive` alone says whether the child is pushed.
     const bool alive = worst != ~0u;
     const std::uint32_t child = ~taken;
     const bool leaf = d == last;
-    // Past the last row the look-ahead looks at the last row again: a dead child there has no
-    // square open, so its popcount is 0 and the leaves need no select.
     if constexpr (!Fixed) {
       recent += static_cast<std::uint32_t>(popcount32(leaf ? child : 0u));
-    } else if (leaf && alive) {
+    } else if (leaf && child != 0) {
       const count_tally found = board_tally(steps - layout::header_words - base * layout::words,
                                             lane, path, base, d, cols, child, bit);
       fixed_tally.solutions += found.solutions;
       fixed_tally.unique_eighths += found.unique_eighths;
     }
-    const bool push = alive && !leaf;
+    const bool push = alive;
     if (push) lane.store(d, frame_entry{open, cols, ld, rd});
-    waiting = set_bit(waiting, d, push && open != 0);  // bit d is clear: d is the node's level
-    const bool pop = !push && open == 0;
-    // The parent to return to: the deepest level with squares left (-1: none, the walk ends).
-    const int back = highest_bit_index(waiting);
-    const bool popped = pop && back >= 0;
+    // The node joins the levels with squares left while it has some (`waiting` holds levels
+    // below d only); the highest of them is then the node itself (it stays), a parent (the walk
+    // steps back to it) or none (-1: the walk ends).
+    const std::uint32_t with_node = waiting | (open != 0 ? bit_at(d) : 0u);
+    const int back = highest_bit_index(with_node);
+    const bool popped = !push && static_cast<unsigned>(back) < static_cast<unsigned>(d);
     frame_entry parent{open, cols, ld, rd};
     if (popped) parent = lane.load(back);
-    if (pop) waiting = set_bit(waiting, back, false);  // back -1: no bit, nothing changes
-    d = push ? d + 1 : pop ? back : d;
+    waiting = push ? with_node : with_node ^ bit_at(back);  // back -1: no bit
+    d = push ? d + 1 : back;
     open = push ? child : parent.open;
     cols = push ? nc : parent.cols;
     ld = push ? nl : parent.ld;
