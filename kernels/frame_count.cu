@@ -386,9 +386,9 @@ struct frame_counter::impl {
 namespace {
 std::atomic<frame_lane_play> host_lane_play{frame_lane_play::threads};
 
-/// The look-ahead NQ_GPU_LOOK_AHEAD asks for: 1 or 3, 3 when unset.
+/// The look-ahead NQ_GPU_LOOK_AHEAD asks for: 1 or 3, gpu::frame_kernel_look_ahead when unset.
 int frame_look_ahead_from(const char* setting) {
-  if (setting == nullptr || *setting == '\0') return frame_look_ahead;
+  if (setting == nullptr || *setting == '\0') return frame_kernel_look_ahead;
   const std::string text(setting);
   if (text == "1") return 1;
   if (text == "3") return 3;

@@ -280,6 +280,13 @@ inline constexpr int frame_piece_depth(int n) {
   return n <= 11 ? 0 : n <= 14 ? 2 : n <= 16 ? 3 : 2;
 }
 
+/// @brief Rows past a child's the GPU counter's kernel looks at (the CPU's look 3): 1. Against
+/// 3 it tries 19% more nodes at n = 18, each for 57 PTX instructions a warp iteration instead
+/// of 68: as many instructions in all (2.2 a node of look-ahead 3's tree), but one 16-byte step
+/// load a level instead of two and no spill (bench/results/2026-11-27-gpu-counter-model.md).
+/// Estimates: the device check times both (NQ_GPU_LOOK_AHEAD=3).
+inline constexpr int frame_kernel_look_ahead = 1;
+
 /// @brief What a frame count on the GPU did, for measurements. The lane figures are counted
 /// only when the host execution plays the lanes in lockstep (set_host_frame_lanes); else 0.
 struct frame_count_stats {
@@ -330,8 +337,8 @@ class frame_counter {
  public:
   /// @brief For n in 4..32, on `device`; `depth` < 0 means frame_piece_depth(n); `look_ahead`
   /// (1 or 3) the rows the kernel looks past a child's, < 0 meaning NQ_GPU_LOOK_AHEAD's
-  /// (a measurement setting, docs/gpu-costs.md) or 3. One counter per device; several may
-  /// count at once, each from a host thread of its own.
+  /// (a measurement setting, docs/gpu-costs.md) or frame_kernel_look_ahead. One counter per
+  /// device; several may count at once, each from a host thread of its own.
   explicit frame_counter(int n, int depth = -1, int device = 0, int look_ahead = -1);
   ~frame_counter();
   frame_counter(const frame_counter&) = delete;

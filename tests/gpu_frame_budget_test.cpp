@@ -60,10 +60,12 @@ TEST_F(GpuFrameCountBudget, OneLaunchAndOneUploadPerCountWhateverTheFrames) {
   }
 }
 
-/// A lockstep play of n queens (host execution only): the stats, the totals checked.
-gpu::frame_count_stats play(int n, gpu::frame_lane_play how, std::uint64_t expected) {
+/// A lockstep play of n queens (host execution only), with the kernel of `look_ahead` (the
+/// counter's own when < 0): the stats, the totals checked.
+gpu::frame_count_stats play(int n, gpu::frame_lane_play how, std::uint64_t expected,
+                            int look_ahead = -1) {
   EXPECT_TRUE(gpu::set_host_frame_lanes(how));
-  gpu::frame_counter counter(n);
+  gpu::frame_counter counter(n, -1, 0, look_ahead);
   std::vector<std::uint32_t> all(counter.frames());
   std::iota(all.begin(), all.end(), 0u);
   const auto tallies = counter.count(all);
@@ -163,7 +165,9 @@ std::uint64_t reference_nodes(int n) {
 TEST_F(GpuFrameCountBudget, AtMost1_02IterationsANode) {
   if (!test::host_execution) GTEST_SKIP() << "the lockstep play is the host execution's";
   const int n = test::device_or_host(14, 14, 11);
-  const gpu::frame_count_stats s = play(n, gpu::frame_lane_play::lockstep, test::a000170[n - 1]);
+  // Look-ahead 3: the reference search's (the kernel's own, 1, tries more nodes).
+  const gpu::frame_count_stats s =
+      play(n, gpu::frame_lane_play::lockstep, test::a000170[n - 1], frame_look_ahead);
   const std::uint64_t nodes = reference_nodes(n);
   ASSERT_GT(nodes, 100'000u);
   EXPECT_EQ(s.nodes, nodes) << "the walk places the reference search's queens, one an advance";

@@ -65,8 +65,8 @@ TEST_F(GpuFrameCount, MatchesOeisForNFrom1To18) {
   }
 }
 
-// Frame by frame at n = 4..16, at three depths of pieces; the host execution stops at 14
-// under the sanitizers.
+// Frame by frame at n = 4..16, at four depths of pieces, with the kernels of look-aheads 1
+// and 3; the host execution stops at 14 under the sanitizers.
 TEST_F(GpuFrameCount, EveryFrameMatchesTheCpu) {
   const int host_limit = test::under_address_sanitizer() ? 14 : 16;
   for (int n = 4; n <= test::device_or_host(16, host_limit, 10); ++n) {
@@ -77,14 +77,18 @@ TEST_F(GpuFrameCount, EveryFrameMatchesTheCpu) {
     std::vector<std::uint32_t> all(frames.size());
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     for (const int depth : {0, gpu::frame_piece_depth(n), 3, 8}) {  // 8: past max_path_levels
-      gpu::frame_counter device(n, depth);
-      ASSERT_EQ(device.frames(), frames.size());
-      const auto tallies = device.count(all);
-      for (std::size_t i = 0; i < frames.size(); ++i) {
-        ASSERT_EQ(tallies[i].solutions, expected[i].solutions)
-            << "n=" << n << " depth " << depth << " frame " << i;
-        ASSERT_EQ(tallies[i].unique_eighths, expected[i].unique_eighths)
-            << "n=" << n << " depth " << depth << " frame " << i;
+      for (const int look_ahead : {1, 3}) {
+        gpu::frame_counter device(n, depth, 0, look_ahead);
+        ASSERT_EQ(device.frames(), frames.size());
+        const auto tallies = device.count(all);
+        for (std::size_t i = 0; i < frames.size(); ++i) {
+          const auto at = [&] {
+            return ::testing::Message() << "n=" << n << " depth " << depth << " look-ahead "
+                                        << look_ahead << " frame " << i;
+          };
+          ASSERT_EQ(tallies[i].solutions, expected[i].solutions) << at();
+          ASSERT_EQ(tallies[i].unique_eighths, expected[i].unique_eighths) << at();
+        }
       }
     }
   }
