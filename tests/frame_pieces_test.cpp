@@ -209,15 +209,16 @@ TEST(FramePieces, AStoppedPieceSaysSo) {
 // n = 16 in the three other images a count may search too (transform_frame 5, 6 and 7), for
 // look-aheads 3 and 1: the header's free rows and held rows (each level's board row), the
 // rotations, orbit, n and queens, the first row's open columns, each level's step (the squares
-// the next rows do not offer, and their shifts), zeros past the last step, n - 2 rows built
-// for the frame and none by the take, which reads the header alone. Corner frames and frames a rotation fixes are counted, so that neither
-// kind is missed.
+// the next rows do not offer, and their shifts), zeros past the last step, n - 2 rows built for
+// the frame and none by the take, which reads the header (then the first step, as every change
+// of level does). The last parent's first look-ahead row is blocked whole. Corner frames and
+// frames a rotation fixes are counted, so that neither kind is missed.
 template <int LookAhead>
 void check_walk_rows() {
   using layout = frame_step_layout<LookAhead>;
   constexpr std::uint32_t unwritten = 0xDEADBEEFu;
   frame_piece whole;  // a whole piece: start reads the header and walks no node
-  whole.level = whole_frame_level;
+  whole.level = whole_frame_level;  // (cols, ld and rd 0, as at a frame's first free row)
   for (int n = 4; n <= 32; ++n) {
     std::vector<std::uint32_t> rows(static_cast<std::size_t>(layout::frame_words(n)) + 1);
     std::size_t corners = 0, fixed = 0;
@@ -234,8 +235,12 @@ void check_walk_rows() {
         frame_walk_rows<LookAhead>(n, image, canonical.stabilizer, rows.data());
         ASSERT_EQ(detail::frame_rows_built - built, static_cast<std::uint64_t>(n - 2));
         ASSERT_EQ(rows.back(), unwritten) << "n=" << n << ": past the frame's words";
+        // The frame as one piece: at its first free row, or whole below two free rows (a whole
+        // piece's tally is counted at once, and only such a frame has one).
+        frame_piece piece = whole;
+        if (s.levels >= 2) piece.level = 0, piece.open = s.allowed[0];
         frame_walk<LookAhead> walk;
-        walk.start(whole, rows.data());
+        walk.start(piece, rows.data());
         ASSERT_EQ(detail::frame_rows_built - built, static_cast<std::uint64_t>(n - 2));
         ASSERT_EQ(walk.row_words_read, 4u);
         const auto at = [&] {
