@@ -169,7 +169,7 @@ TEST_F(GpuFrameCountBudget, AtMost1_02IterationsANode) {
   const gpu::frame_count_stats s =
       play(n, gpu::frame_lane_play::lockstep, test::a000170[n - 1], frame_look_ahead);
   const std::uint64_t nodes = reference_nodes(n);
-  ASSERT_GT(nodes, 100'000u);
+  ASSERT_GT(nodes, 20'000u);  // the lanes' last takes (128) well within 2% (n = 11 under TSan: 23,136)
   EXPECT_EQ(s.nodes, nodes) << "the walk places the reference search's queens, one an advance";
   EXPECT_LE(static_cast<double>(s.lane_steps), 1.02 * static_cast<double>(nodes))
       << s.lane_steps << " iterations for " << nodes << " nodes";
