@@ -45,7 +45,7 @@ CUDA = pathlib.Path(os.environ.get("NQ_CUDA_ROOT", "/usr/local/cuda"))
 MIN_STEP = 15  # seconds: a step with less left before the deadline is not started
 # OEIS A000170, for the MPI counts.
 SOLUTIONS = {12: 14200, 16: 14772512, 18: 666090624, 20: 39029188884}
-SASS_KERNELS = ("count_frame_pieces", "local_chains")
+SASS_KERNELS = ("count_frame_pieces", "chain_runs")
 SASS_LIMIT = 15 << 20  # bytes: the device machine sends back files of 16 MiB at most
 LOGS = ("figures.log", "checks.log")  # the common logs take each command's tail only
 

@@ -70,6 +70,9 @@ def figure_steps(scratch, cores, ncu, cuobjdump):
         # Restart batches sized for a GPU: 2^27 runs is about 0.1 s of kernel at 10^9 runs/s.
         Step("batch-hc-2^27-gpu", batch("hc", 8, 2**27, "gpu"), batch("hc", 8, 20000, "cpu"), 90,
              "batch hc n=8 (2^27 runs)", "gpu", "batch", "runs/s"),
+        # Issue 44's goal: 10^9 runs a second in the kernel at 2^30 runs or more (one launch).
+        Step("batch-hc-2^30-gpu", batch("hc", 8, 2**30, "gpu"), batch("hc", 8, 20000, "cpu"), 60,
+             "batch hc n=8 (2^30 runs)", "gpu", "batch", "runs/s"),
         Step("batch-hc-2^20-gpu", batch("hc", 8, 2**20, "gpu"), batch("hc", 8, 5000, "cpu"), 30,
              "batch hc n=8 (2^20 runs)", "gpu", "batch", "runs/s"),
         Step("batch-hc-sideways-gpu", batch("hc-sideways", 8, 2**24, "gpu"),
@@ -77,6 +80,11 @@ def figure_steps(scratch, cores, ncu, cuobjdump):
              "runs/s"),
         Step("batch-sa-32-gpu", batch("sa", 32, 10**6, "gpu"), batch("sa", 32, 20, "cpu"), 60,
              "batch sa n=32", "gpu", "batch", "runs/s"),
+        Step("batch-hc-32-gpu", batch("hc", 32, 2**22, "gpu"), batch("hc", 32, 200, "cpu"), 40,
+             "batch hc n=32", "gpu", "batch", "runs/s"),
+        Step("batch-hc-sideways-32-gpu", batch("hc-sideways", 32, 2**20, "gpu"),
+             batch("hc-sideways", 32, 50, "cpu"), 40, "batch hc-sideways n=32", "gpu", "batch",
+             "runs/s"),
         # The same on the machine's CPU cores, each about 5 s (rates from 2026-11-25's 16 cores).
         Step("count-18-cpu", count(18, "cpu", t), count(10, "cpu", 2), 60, "count-18", "cpu",
              "count", "solutions/s"),
@@ -118,7 +126,7 @@ def figure_steps(scratch, cores, ncu, cuobjdump):
         Step("ncu-counter", profile + ["--kernel-name", "regex:count_frame_pieces", "{binary}"] +
              count(16, "gpu"), ["{binary}"] + count(10, "cpu", 1), 90, binary=False, tool="ncu",
              log="ncu.txt"),
-        Step("ncu-chains", profile + ["--kernel-name", "regex:local_chains", "{binary}"] +
+        Step("ncu-chains", profile + ["--kernel-name", "regex:chain_runs", "{binary}"] +
              batch("hc", 8, 2**20, "gpu"), ["{binary}"] + batch("hc", 8, 1000, "cpu"), 90,
              binary=False, tool="ncu", log="ncu.txt"),
         # The SASS of the two kernels (cuobjdump on the binary, the rest dropped): read by

@@ -1,9 +1,14 @@
 // Thread-per-run chains: each thread owns one board and runs the same NQ_HD chain as the CPU
 // reference, from the same Philox stream. Up to 32 queens the board and its lines sit in the
 // thread's local memory; above, in a slice of global scratch per thread. The threads are
-// persistent: each takes run after run from a counter, so a lane whose run ends starts the
-// next instead of idling until its warp's longest run is done. Run r draws from stream
-// (seed, r) and writes outcome r, whichever thread takes it: the results do not depend on it.
+// persistent: each takes runs from a counter, a chunk at a time and in order, so a lane whose
+// run ends starts the next instead of idling until its warp's longest run is done, and a stop
+// that ends the claims leaves exactly the first runs run. Run r draws from stream (seed, r),
+// whichever thread takes it: the results do not depend on it. A batch's runs are tallied on
+// the device (each block's short runs in shared bins, merged once at its end), so nothing per
+// run need cross back; outcomes are stored only where the caller asks for them.
+
+#include <algorithm>
 
 #include "kernels/block_chains.cuh"
 #include "kernels/chains.cuh"
@@ -34,7 +39,7 @@ struct device_observer {
     if (job->trace) record_trace_row(*job, state);
     // A stop raised before the run, or a time limit already past, ends it at its start, as
     // the CPU's deadline does (it reads both at the first step).
-    if (calls == 0 && ((job->stop && stop_raised(job->stop)) ||
+    if (calls == 0 && ((job->stop && job->stop_at_start && stop_raised(job->stop)) ||
                        (job->time_limit_ns != 0 && clock_ns() - start_ns >= job->time_limit_ns)))
       return false;
     if (++calls % check_every != 0) return true;
@@ -44,111 +49,205 @@ struct device_observer {
   }
 };
 
-/// Runs chain i of `job` on `b` and stores its outcome and board; a run numbered above one
-/// already solved is not started (stopped, no steps), and a solving run joins the race.
+/// Runs chain i of `job` on `b`: its outcome; `started` false for a run numbered above one
+/// already solved, which does not start (stopped, no steps, the board untouched). A solving run
+/// joins the race.
 template <A Algorithm>
-NQ_HD void run_and_store(climber_view<std::int16_t> b, std::uint32_t* order,
-                         const chain_launch& job, std::uint64_t i) {
+NQ_HD chain_outcome run_one(climber_view<std::int16_t> b, std::uint32_t* order,
+                            const chain_launch& job, std::uint64_t i, bool& started) {
   const std::uint64_t run = job.first + i;
   chain_outcome out;
-  if (job.first_solved && load_relaxed(job.first_solved) < run) {
+  started = !(job.first_solved && load_relaxed(job.first_solved) < run);
+  if (!started) {
     out.stopped = true;
-    job.outcomes[i] = out;
-    return;
+    return out;
   }
   philox_stream rng(job.seed, run);
   const device_observer observe{&job, run, job.time_limit_ns ? clock_ns() : 0};
   out = run_chain_of<Algorithm>(b, order, rng, job.settings, true, job.max_steps, observe);
   if (job.first_solved && out.solved)
     atomic_min(job.first_solved, static_cast<unsigned long long>(run));
-  job.outcomes[i] = out;
-  if (job.boards)
-    for (index_t col = 0; col < job.n; ++col) job.boards[i * job.n + col] = b.queen_row[col];
+  return out;
 }
 
-/// The next run of the launch for a thread that has finished one, or job.count when none is
-/// left. Runs are handed out in order, so the race's lower-numbered runs start first.
-NQ_HD inline std::uint64_t next_run(const chain_launch& job, unsigned long long* counter) {
-  const auto i = static_cast<std::uint64_t>(atomic_add(counter, 1ull));
-  return i < job.count ? i : job.count;
-}
-
-/// Up to 32 queens: the board in the thread's own arrays.
-template <A Algorithm>
-struct local_chains {
-  chain_launch job;
-  unsigned long long* counter;  // runs handed out so far
-  NQ_HD void operator()(thread_id) const {
-    row_t queen_row[max_chain_n];
-    std::int16_t rows[max_chain_n], diag[2 * max_chain_n - 1], anti[2 * max_chain_n - 1];
-    // Only first-choice reads the move order; the others leave it unallocated.
-    constexpr int order_size = Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
-    std::uint32_t order[order_size];
-    const climber_view<std::int16_t> b{queen_row, rows, diag, anti, job.n};
-    for (std::uint64_t i = next_run(job, counter); i < job.count; i = next_run(job, counter))
-      run_and_store<Algorithm>(b, order, job, i);
-  }
-};
-
-/// Above 32 queens: the board in the thread's slice of global scratch (scratch_per_chain bytes),
-/// reused for each run it takes.
-template <A Algorithm>
-struct scratch_chains {
-  chain_launch job;
-  unsigned long long* counter;  // runs handed out so far
-  unsigned char* scratch;
-  NQ_HD void operator()(thread_id id) const {
-    const index_t n = job.n;
-    unsigned char* mine = scratch + id.global() * scratch_per_chain(n);
-    auto* queen_row = reinterpret_cast<row_t*>(mine);
-    auto* lines = reinterpret_cast<std::int16_t*>(mine + n * sizeof(row_t));
-    const climber_view<std::int16_t> b{queen_row, lines, lines + n, lines + 3 * n - 1, n};
-    for (std::uint64_t i = next_run(job, counter); i < job.count; i = next_run(job, counter))
-      run_and_store<Algorithm>(b, nullptr, job, i);
-  }
-};
-
-/// Blocks of persistent threads for `count` runs of `body`: no more than the device holds at
-/// once (more would start only once the counter is spent), none without a run, and no more
-/// than `most`.
-template <class Body>
-unsigned persistent_blocks(const Body& body, std::uint64_t count, std::uint64_t most) {
-  const std::uint64_t blocks =
-      std::min<std::uint64_t>({grid_size(count, chain_block, max_grid_blocks),
-                               resident_grid_blocks(chain_block, body), most});
-  return static_cast<unsigned>(std::max<std::uint64_t>(1, blocks));
-}
-
-template <A Algorithm>
-void launch(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {
-  device_buffer<unsigned long long> counter(1);
-  fill_bytes(counter.data(), 0, 1);
-  if (job.n <= gpu::max_thread_chain_n) {
-    const local_chains<Algorithm> body{job, counter.data()};
-    launch_threads("local_chains", persistent_blocks(body, job.count, max_grid_blocks), chain_block,
-                   body);
-  } else if constexpr (Algorithm != A::first_choice) {  // its order is n(n-1) entries: refused
-    // Each thread's board in scratch, within the budget (at 10,922 queens, 16,384 boards).
-    scratch_chains<Algorithm> body{job, counter.data(), nullptr};
-    const std::uint64_t per_block = chain_block * scratch_per_chain(job.n);
-    const unsigned blocks = persistent_blocks(body, job.count, scratch_budget / per_block);
-    device_buffer<unsigned char> scratch(blocks * per_block);
-    body.scratch = scratch.data();
-    launch_threads("scratch_chains", blocks, chain_block, body);
-  }
-  wait_raising(stop, flag);  // before the counter and the scratch are freed
-}
-
-void launch_chains_of(const chain_launch& job, const std::atomic<bool>* stop, unsigned* flag) {
-  if (has_block_chain(job.settings.algorithm, job.n)) {
-    launch_block_chains(job);
+/// Adds a run past the block's shared bins to the tally's words: its bin, or the list past
+/// the bins.
+NQ_HD inline void tally_globally(const device_tally& tally, std::uint64_t steps, bool solved) {
+  if (steps < tally.bin_steps) {
+    atomic_add(&tally.bins()[2 * steps + (solved ? 1 : 0)], 1ull);
     return;
   }
+  const auto slot = atomic_add(&tally.words[device_tally::past_bins], 1ull);
+  if (slot < tally.past_capacity)
+    tally.past[slot] = (solved ? std::uint64_t{1} << 63 : 0) | steps;
+}
+
+/// Persistent threads, each taking runs from the claims' counter until none is left (or the
+/// host's stop ends the claims), each run tallied in the block's shared bins (steps below
+/// shared_steps) or the tally's words, the shared bins added to the words once at the end.
+/// Up to 32 queens a thread's board is its own arrays; above, its slice of global scratch
+/// (scratch_per_chain bytes), reused for each run it takes.
+template <A Algorithm, bool Local>
+struct chain_runs {
+  static constexpr std::uint64_t shared_steps = 64;
+  struct shared_state {
+    unsigned bins[2 * shared_steps];  // [2 * steps + solved]; a launch holds < 2^32 runs
+    unsigned long long restarts, most;
+  };
+  chain_launch job;
+  chain_claims claims;
+  device_tally tally;      // words null: no tally
+  unsigned char* scratch;  // above 32 queens
+
+  template <class Block>
+  NQ_HD void operator()(Block& block, shared_state& shared) const {
+    const bool tallied = tally.words != nullptr;  // the same for every thread
+    if (tallied)
+      block.each([&](unsigned t) {
+        for (unsigned k = t; k < 2 * shared_steps; k += Block::threads) shared.bins[k] = 0;
+        if (t == 0) shared.restarts = shared.most = 0;
+      });
+    block.each([&](unsigned t) { lane(std::uint64_t{block.index()} * Block::threads + t, shared); });
+    if (tallied)
+      block.each([&](unsigned t) {
+        for (unsigned k = t; k < 2 * shared_steps; k += Block::threads)
+          if (shared.bins[k] != 0)
+            atomic_add(&tally.bins()[k], static_cast<unsigned long long>(shared.bins[k]));
+        if (t != 0) return;
+        if (shared.restarts != 0)
+          atomic_add(&tally.words[device_tally::restarts], shared.restarts);
+        if (shared.most != 0) atomic_max(&tally.words[device_tally::most_steps], shared.most);
+      });
+  }
+
+  /// Thread `slot` of the grid: its board, then its runs.
+  NQ_HD void lane(std::uint64_t slot, shared_state& shared) const {
+    if constexpr (Local) {
+      row_t queen_row[max_chain_n];
+      std::int16_t rows[max_chain_n], diag[2 * max_chain_n - 1], anti[2 * max_chain_n - 1];
+      // Only first-choice reads the move order; the others leave it unallocated.
+      constexpr int order_size =
+          Algorithm == A::first_choice ? max_chain_n * (max_chain_n - 1) : 1;
+      std::uint32_t order[order_size];
+      runs({queen_row, rows, diag, anti, job.n}, order, shared);
+    } else {
+      const index_t n = job.n;
+      unsigned char* mine = scratch + slot * scratch_per_chain(n);
+      auto* queen_row = reinterpret_cast<row_t*>(mine);
+      auto* lines = reinterpret_cast<std::int16_t*>(mine + n * sizeof(row_t));
+      runs({queen_row, lines, lines + n, lines + 3 * n - 1, n}, nullptr, shared);
+    }
+  }
+
+  NQ_HD void runs(climber_view<std::int16_t> b, std::uint32_t* order,
+                  shared_state& shared) const {
+    for (std::uint64_t begin = claim(); begin < job.count; begin = claim()) {
+      const std::uint64_t end = begin + claims.chunk < job.count ? begin + claims.chunk : job.count;
+      for (std::uint64_t i = begin; i < end; ++i) {
+        bool started = true;
+        const chain_outcome out = run_one<Algorithm>(b, order, job, i, started);
+        if (job.outcomes) job.outcomes[i] = out;
+        if (job.boards && started)
+          for (index_t col = 0; col < job.n; ++col) job.boards[i * job.n + col] = b.queen_row[col];
+        if (tally.words) add(out, shared);
+      }
+    }
+  }
+
+  /// Tallies a run: in the block's shared bins, or the tally's words past them. (Kept in shared
+  /// memory rather than the thread's registers, which the chain needs.)
+  NQ_HD void add(const chain_outcome& out, shared_state& shared) const {
+    if (out.restarts != 0)
+      atomic_add(&shared.restarts, static_cast<unsigned long long>(out.restarts));
+    if (out.steps < shared_steps) {
+      shared_add(&shared.bins[2 * out.steps + (out.solved ? 1 : 0)], 1u);
+      return;
+    }
+    if (out.steps >= device_tally::head_steps && out.steps < tally.bin_steps)
+      atomic_max(&shared.most, static_cast<unsigned long long>(out.steps));
+    tally_globally(tally, out.steps, out.solved);
+  }
+
+  /// The first of the next claims.chunk runs, or job.count when none is left or the host has
+  /// stopped the claims. The claim of each check_runs-th run reads the host's stop and
+  /// publishes the progress.
+  NQ_HD std::uint64_t claim() const {
+    if (claims.stop && load_relaxed(claims.stopping) != 0) return job.count;
+    const auto begin = static_cast<std::uint64_t>(
+        atomic_add(claims.counter, static_cast<unsigned long long>(claims.chunk)));
+    if (begin >= job.count) return job.count;
+    if (begin % chain_claims::check_runs < claims.chunk) {
+      if (claims.progress) publish(claims.progress, begin);
+      if (claims.stop && stop_raised(claims.stop)) store_relaxed(claims.stopping, 1ull);
+    }
+    return begin;  // taken before the stop was seen: it runs
+  }
+};
+
+/// Tallies launch_outcome_tally's outcomes, a thread each (grid-stride).
+struct outcome_tally {
+  const chain_outcome* outcomes;
+  std::uint64_t count;
+  device_tally tally;
+  NQ_HD void operator()(thread_id id) const {
+    std::uint64_t restarts = 0, most = 0;
+    for (std::uint64_t i = id.global(); i < count; i += id.grid_threads()) {
+      const chain_outcome& out = outcomes[i];
+      restarts += out.restarts;
+      if (out.steps >= device_tally::head_steps && out.steps < tally.bin_steps && out.steps > most)
+        most = out.steps;
+      tally_globally(tally, out.steps, out.solved);
+    }
+    if (restarts != 0)
+      atomic_add(&tally.words[device_tally::restarts], static_cast<unsigned long long>(restarts));
+    if (most != 0)
+      atomic_max(&tally.words[device_tally::most_steps], static_cast<unsigned long long>(most));
+  }
+};
+
+/// Blocks of chain_runs<Algorithm, Local> for `job` (chunk runs a claim): persistent, so as
+/// many as the device holds at once (the occupancy calculator's), none without a claim, and
+/// above 32 queens their boards within the scratch budget.
+template <A Algorithm, bool Local>
+unsigned runs_blocks(const chain_launch& job, std::uint32_t chunk) {
+  const std::uint64_t wanted =
+      grid_size((job.count + chunk - 1) / chunk, chain_block, max_grid_blocks);
+  const std::uint64_t resident = std::uint64_t{multiprocessors(gpu::current_device())} *
+                                 resident_blocks<chain_block, chain_runs<Algorithm, Local>>(0);
+  const std::uint64_t budget =
+      Local ? resident : scratch_budget / (chain_block * scratch_per_chain(job.n));
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min({wanted, resident, budget})));
+}
+
+template <A Algorithm>
+void launch_runs(const chain_launch& job, const chain_claims& claims, const device_tally& tally,
+                 unsigned char* scratch) {
+  if (job.n <= gpu::max_thread_chain_n) {
+    launch_blocks<chain_block>("chain_runs", runs_blocks<Algorithm, true>(job, claims.chunk), 0,
+                               chain_runs<Algorithm, true>{job, claims, tally, nullptr});
+  } else if constexpr (Algorithm != A::first_choice) {  // its order is n(n-1) entries: refused
+    launch_blocks<chain_block>("scratch_chain_runs", runs_blocks<Algorithm, false>(job, 1), 0,
+                               chain_runs<Algorithm, false>{job, claims, tally, scratch});
+  }
+}
+
+template <A Algorithm>
+std::uint64_t scratch_bytes(const chain_launch& job) {
+  if constexpr (Algorithm == A::first_choice) {
+    return 0;
+  } else {
+    return std::uint64_t{runs_blocks<Algorithm, false>(job, 1)} * chain_block *
+           scratch_per_chain(job.n);
+  }
+}
+
+/// Calls call(std::integral_constant<A, a>{}) for the job's algorithm a (a thread chain's).
+template <class Call>
+decltype(auto) with_algorithm(const chain_launch& job, Call call) {
   switch (job.settings.algorithm) {
-#define NQ_CHAIN_CASE(name)           \
-  case A::name:                       \
-    launch<A::name>(job, stop, flag); \
-    break;
+#define NQ_CHAIN_CASE(name) \
+  case A::name:             \
+    return call(std::integral_constant<A, A::name>{});
     NQ_CHAIN_CASE(hc)
     NQ_CHAIN_CASE(hc_sideways)
     NQ_CHAIN_CASE(hc_restart)
@@ -185,6 +284,30 @@ std::uint64_t max_chains_per_launch(index_t n) {
   return std::max<std::uint64_t>(1, std::min(most, scratch_budget / scratch_per_chain(n)));
 }
 
+std::uint64_t chain_scratch_bytes(const chain_launch& job) {
+  if (job.n <= gpu::max_thread_chain_n || has_block_chain(job.settings.algorithm, job.n)) return 0;
+  return with_algorithm(job, [&](auto a) { return scratch_bytes<a()>(job); });
+}
+
+void launch_chain_runs(const chain_launch& job, const chain_claims& claims,
+                       const device_tally& tally, unsigned char* scratch) {
+  NQ_EXPECTS(has_thread_chain(job.settings, job.n) &&
+                 !has_block_chain(job.settings.algorithm, job.n),
+             "a thread-per-run chain");
+  NQ_EXPECTS(claims.chunk >= 1 && chain_claims::check_runs % claims.chunk == 0,
+             "a chunk that divides check_runs");
+  NQ_EXPECTS(!tally.words || tally.bin_steps >= device_tally::head_steps,
+             "bins for the head's steps at least");
+  with_algorithm(job, [&](auto a) { launch_runs<a()>(job, claims, tally, scratch); });
+}
+
+void launch_outcome_tally(const chain_outcome* outcomes, std::uint64_t count,
+                          const device_tally& tally) {
+  constexpr unsigned block = 256;
+  launch_threads("outcome_tally", grid_size(count, block, 1024), block,
+                 outcome_tally{outcomes, count, tally});
+}
+
 void launch_thread_chains(const chain_launch& request, const std::atomic<bool>* stop) {
   NQ_EXPECTS(has_thread_chain(request.settings, request.n), "a chain the kernels run");
   NQ_EXPECTS(request.count >= 1 && request.count <= max_chains_per_launch(request.n),
@@ -194,7 +317,21 @@ void launch_thread_chains(const chain_launch& request, const std::atomic<bool>* 
   chain_launch job = request;
   job.stop = stop ? stop_flag.device() : nullptr;
   if (stop && stop->load(std::memory_order_relaxed)) raise_flag(stop_flag.host());
-  launch_chains_of(job, stop, stop_flag.host());
+  // Kept until the launch has ended (freeing them would wait for it without raising the stop).
+  device_buffer<unsigned long long> counter;
+  device_buffer<unsigned char> scratch;
+  if (has_block_chain(job.settings.algorithm, job.n)) {
+    launch_block_chains(job);
+  } else {
+    // Every run is taken and stored: the stop ends the runs themselves (the observer's).
+    counter = device_buffer<unsigned long long>(1);
+    fill_bytes(counter.data(), 0, 1);
+    scratch = device_buffer<unsigned char>(chain_scratch_bytes(job));
+    with_algorithm(job, [&](auto a) {
+      launch_runs<a()>(job, {.counter = counter.data()}, {}, scratch.data());
+    });
+    if (!stop) synchronize();  // before the counter and the scratch are freed
+  }
   if (stop) wait_raising(stop, stop_flag.host());  // before the flag is freed
 }
 

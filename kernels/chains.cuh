@@ -26,11 +26,52 @@ struct chain_launch {
   unsigned long long* first_solved = nullptr;
   /// Mapped: raised to stop every run at its next check (every 1024 steps), or null.
   const unsigned* stop = nullptr;
+  /// Whether a run also reads `stop` as it starts (and does not start once it is raised): not
+  /// where chain_claims' stop keeps runs from starting, which spares a read of host memory a
+  /// run.
+  bool stop_at_start = true;
   /// count = 1 only: the run's trace, the chain_state of the start and of each step and
   /// restart (the CPU observer's calls), the first trace_capacity kept; or null.
   chain_state* trace = nullptr;
   std::uint64_t trace_capacity = 0;
   unsigned long long* trace_rows = nullptr;  ///< with trace: counts every row, kept or not
+};
+
+/// Where a batch's runs are tallied on the device (batch_tally's figures), so that the host
+/// reads kilobytes whatever the runs: runs by (steps, solved) in dense bins, the steps past the
+/// bins in a list, the restarts summed. One allocation of words, laid out as below and zeroed
+/// (its head and bins) before each launch; the host reads the head after the launch, the bins
+/// past head_steps when a run reached them, and the list when it holds keys.
+struct device_tally {
+  /// Steps whose bins come back with the head; a run with more raises most_steps.
+  static constexpr std::uint64_t head_steps = 256;
+  /// Words before the bins: restarts, runs claimed, most steps (of runs past head_steps),
+  /// runs past the bins, a lane saw the host's stop.
+  static constexpr std::uint64_t head_words = 5;
+  enum word : unsigned { restarts, claimed, most_steps, past_bins, stopping };
+  unsigned long long* words = nullptr;  ///< head_words, then bins[2 * steps + solved]
+  std::uint64_t bin_steps = 0;          ///< steps the bins hold: 0..bin_steps-1 (>= head_steps)
+  unsigned long long* past = nullptr;   ///< keys (solved << 63 | steps) of the runs past the bins
+  std::uint64_t past_capacity = 0;
+
+  NQ_HD unsigned long long* bins() const { return words + head_words; }
+  /// Words the head and the bins take, zeroed before a launch.
+  NQ_HD std::uint64_t zeroed_words() const { return head_words + 2 * bin_steps; }
+  /// Words the host reads after every launch: the head and the bins below head_steps.
+  static constexpr std::uint64_t head_read_words = head_words + 2 * head_steps;
+};
+
+/// How a launch's lanes take runs: `chunk` at a time from `counter`, in order; with `stop`,
+/// no more once the host raises it (the runs taken still run to their end, so the runs that
+/// ran are exactly the first ones). Every check_runs runs taken, one lane reads the host's
+/// stop and publishes the runs taken to `progress`.
+struct chain_claims {
+  static constexpr std::uint64_t check_runs = 4096;
+  unsigned long long* counter = nullptr;   ///< device: runs taken so far (zeroed before)
+  const unsigned* stop = nullptr;          ///< mapped: raised by the host, or null
+  unsigned long long* stopping = nullptr;  ///< device: a lane has seen the stop (with stop)
+  unsigned long long* progress = nullptr;  ///< mapped: runs taken so far, or null
+  std::uint32_t chunk = 1;                 ///< divides check_runs
 };
 
 /// Whether a thread-per-run or block-per-run chain exists for the algorithm on n queens.
@@ -54,6 +95,23 @@ std::uint64_t max_chains_per_launch(index_t n);
 /// for the chains (their counter and scratch are the launch's own).
 /// With `stop`, it waits for the chains, raising job.stop (which it sets) once `*stop` is set.
 void launch_thread_chains(const chain_launch& job, const std::atomic<bool>* stop = nullptr);
+
+/// Launches the thread-per-run chains of `job` (not block chains: has_block_chain false) as one
+/// persistent grid on the default stream, each run tallied into `tally` (when its words are not
+/// null) and, when job.outcomes is not null, its outcome stored; returns before the runs end.
+/// The caller zeroes the claims' counter and stopping word and the tally's head and bins first
+/// (device_tally::zeroed_words), and keeps them and `scratch` (chain_scratch_bytes(job) bytes,
+/// null when that is 0) until the grid ends.
+void launch_chain_runs(const chain_launch& job, const chain_claims& claims,
+                       const device_tally& tally, unsigned char* scratch);
+
+/// Bytes of global scratch launch_chain_runs needs for `job`: a board a resident thread above
+/// 32 queens, within 2 GiB; 0 up to 32, where the boards are the threads' own.
+std::uint64_t chain_scratch_bytes(const chain_launch& job);
+
+/// Launches a tally of `count` outcomes (a block chain's or a population run's) into `tally`.
+void launch_outcome_tally(const chain_outcome* outcomes, std::uint64_t count,
+                          const device_tally& tally);
 
 /// Appends `row` to the traced chain's trace (a single chain: one thread writes it).
 NQ_HD inline void record_trace_row(const chain_launch& job, const chain_state& row) {

@@ -27,6 +27,7 @@ gpu_costs costs() {
   out.allocations = tally.allocations.load();
   out.allocated_bytes = tally.allocated_bytes.load();
   out.block_phases = tally.block_phases.load();
+  out.thrust_calls = tally.thrust_calls.load();
   return out;
 }
 

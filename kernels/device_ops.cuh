@@ -54,6 +54,49 @@ NQ_HD void atomic_min(T* at, T value) {
 #endif
 }
 
+/// Adds `value` to *at, a word of the block's shared memory, as one native shared-memory
+/// reduction on the device (a generic atomic there goes through global memory's path and a
+/// compare-and-swap loop once it finds the address shared).
+NQ_HD inline void shared_add(unsigned* at, unsigned value) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("red.shared.add.u32 [%0], %1;"
+               :
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(at))), "r"(value)
+               : "memory");
+#else
+  atomic_add(at, value);
+#endif
+}
+
+/// Raises *at to `value` when that is larger.
+template <class T>
+NQ_HD void atomic_max(T* at, T value) {
+#if NQ_HAVE_LIBCUDACXX
+  device_atomic<T>(*at).fetch_max(value, order::memory_order_relaxed);
+#else
+  device_atomic<T> ref(*at);
+  T seen = ref.load(order::memory_order_relaxed);
+  while (seen < value && !ref.compare_exchange_weak(seen, value, order::memory_order_relaxed)) {
+  }
+#endif
+}
+
+/// Sets *at to `value` for the other threads of the device to read (load_relaxed).
+template <class T>
+NQ_HD void store_relaxed(T* at, T value) {
+  device_atomic<T>(*at).store(value, order::memory_order_relaxed);
+}
+
+/// A figure in mapped memory the host reads while a kernel runs (progress): written whole,
+/// read whole, in no order with anything else.
+NQ_HD inline void publish(unsigned long long* at, unsigned long long value) {
+  system_atomic<unsigned long long>(*at).store(value, order::memory_order_relaxed);
+}
+NQ_HD inline unsigned long long read_published(const unsigned long long* at) {
+  return system_atomic<unsigned long long>(*const_cast<unsigned long long*>(at))
+      .load(order::memory_order_relaxed);
+}
+
 /// *at, read while other threads may lower it (the race's first solved run).
 template <class T>
 NQ_HD T load_relaxed(const T* at) {

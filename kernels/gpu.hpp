@@ -79,6 +79,8 @@ struct gpu_costs {
   /// or scan), summed over the blocks. Counted by the host execution only (counts_phases()):
   /// what a device pays for inside a kernel, where launches and copies do not show it.
   std::uint64_t block_phases = 0;
+  /// Thrust algorithms called (each given one of kernels/thrust_policy.cuh's policies).
+  std::uint64_t thrust_calls = 0;
   friend gpu_costs operator-(gpu_costs after, const gpu_costs& before) {
     after.launches -= before.launches;
     after.syncs -= before.syncs;
@@ -88,6 +90,7 @@ struct gpu_costs {
     after.allocations -= before.allocations;
     after.allocated_bytes -= before.allocated_bytes;
     after.block_phases -= before.block_phases;
+    after.thrust_calls -= before.thrust_calls;
     return after;
   }
 };
@@ -174,7 +177,9 @@ population_shape resolved_population_shape(
 /// @brief How the GPU batch backend runs.
 struct backend_options {
   int device = 0;
-  std::uint64_t slice_runs = 0;  ///< runs per launch and device-side tally; 0: 2^24
+  /// Runs a launch holds; 0: the whole job for thread chains without records (one persistent
+  /// launch), 2^24 where outcomes are stored (records, block chains, ga and beam).
+  std::uint64_t slice_runs = 0;
 };
 
 /// @brief The GPU batch backend: thread-per-run chains (see run_thread_chains) and ga and beam,

@@ -103,6 +103,10 @@ inline bool stream_idle() {
 #endif
 }
 
+/// How often a host wait polls the stream and the caller's stop: short, so that a launch of
+/// microseconds is not rounded up to a millisecond.
+inline constexpr std::chrono::microseconds poll_period{100};
+
 /// Waits for the default stream, raising `flag` once `*stop` is set (without stop: waits).
 inline void wait_raising(const std::atomic<bool>* stop, unsigned* flag) {
   note_wait_begins();  // the polling below is the host's time, not the kernels'
@@ -111,7 +115,7 @@ inline void wait_raising(const std::atomic<bool>* stop, unsigned* flag) {
       raise_flag(flag);
       raised = true;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(poll_period);
   }
   synchronize();
 }

@@ -93,6 +93,7 @@ struct cached_allocator {
 /// runs on the calling thread, so the stream is drained first (a failed kernel is thrown here);
 /// on a device the call is in stream order and needs no wait before it.
 inline auto on_device() {
+  detail::count_cost(detail::costs().thrust_calls);
   detail::count_cost(detail::costs().syncs);
 #if !defined(__CUDACC__)
   default_stream().synchronize();
@@ -102,6 +103,7 @@ inline auto on_device() {
 
 /// on_device(), its temporaries from `cache`.
 inline auto on_device(thrust_cache& cache) {
+  detail::count_cost(detail::costs().thrust_calls);
   detail::count_cost(detail::costs().syncs);
 #if !defined(__CUDACC__)
   default_stream().synchronize();
@@ -114,6 +116,7 @@ inline auto on_device(thrust_cache& cache) {
 /// temporaries from `cache`, which reuses them in stream order. In the host execution Thrust
 /// runs on the calling thread, so the stream is drained first, a wait a device does not make.
 inline auto in_stream(thrust_cache& cache) {
+  detail::count_cost(detail::costs().thrust_calls);
 #if defined(__CUDACC__)
   return thrust::cuda::par_nosync(cached_allocator{&cache});
 #else

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "algorithm_label.hpp"
 #include "board_oracles.hpp"
@@ -426,6 +428,115 @@ TEST(GpuBatchStop, WithoutRecordsDescribesTheLaunchesBeforeTheStop) {
   EXPECT_EQ(stats.failure.runs, stats.runs - solved);
   EXPECT_DOUBLE_EQ(stats.failure.mean * static_cast<double>(stats.failure.runs),
                    static_cast<double>(failed_steps));
+}
+
+// A batch is one persistent launch, and a stop ends the taking of runs: every run taken runs
+// to its end, so the statistics describe runs 0..k-1, each the CPU's, with nothing dropped and
+// no records kept.
+TEST(GpuBatchStop, OneLaunchStopsTakingRunsAndDescribesThoseTaken) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::hc;
+  constexpr index_t n = 8;
+  constexpr std::uint64_t seed = 5;
+  const auto backend = gpu::make_gpu_backend();
+  std::atomic<bool> stop{false};
+  batch_settings b;
+  b.runs = std::uint64_t{1} << 40;  // far more than run before the stop
+  b.seed = seed;
+  b.limits.stop = &stop;
+  batch_tally tally;
+  b.tally = &tally;
+  const gpu::gpu_costs before = gpu::costs();
+  // The stop 20 ms in: 2e7 runs at 1e9 a second on a device, which every core replays below.
+  const std::jthread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stop = true;
+  });
+  const batch_stats stats = run_batch(n, settings, b, *backend);
+  const gpu::gpu_costs spent = gpu::costs() - before;
+  EXPECT_EQ(spent.launches, 1u);
+  EXPECT_TRUE(stats.interrupted);
+  ASSERT_GT(stats.runs, 0u);
+  ASSERT_LT(stats.runs, b.runs);
+  EXPECT_EQ(tally.success.runs() + tally.failure.runs(), stats.runs);
+  batch_settings cpu_batch;
+  cpu_batch.runs = stats.runs;
+  cpu_batch.seed = seed;
+  batch_tally expected;
+  cpu_batch.tally = &expected;
+  run_batch(n, settings, cpu_batch, *make_cpu_backend(0));
+  EXPECT_EQ(tally.success.counts(), expected.success.counts());
+  EXPECT_EQ(tally.failure.counts(), expected.failure.counts());
+  EXPECT_EQ(tally.restarts, expected.restarts);
+}
+
+// Runs in flight run to their end once a stop has ended the taking, but not for ever: a second
+// later the stop cuts them too, and the launch it reached is dropped (its runs could describe
+// only the short ones). Endless random searches, stopped 20 ms in: no run is described.
+TEST(GpuBatchStop, RunsThatOutliveTheGraceAreCutAndTheirLaunchDropped) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::random;
+  std::atomic<bool> stop{false};
+  batch_settings b;
+  b.runs = 1000;
+  b.limits.max_steps = std::uint64_t{1} << 40;
+  b.limits.stop = &stop;
+  const std::jthread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stop = true;
+  });
+  const batch_stats stats = run_batch(32, settings, b, *gpu::make_gpu_backend());
+  EXPECT_TRUE(stats.interrupted);
+  EXPECT_EQ(stats.runs, 0u);
+  EXPECT_EQ(stats.success.runs + stats.failure.runs, 0u);
+}
+
+// Runs past the device's dense bins (2^16 steps where the step limit is above 2^22) go to a
+// list, read back with the bins: random search on 7 queens takes 20,600 draws on average, and
+// about one run in 25 more than 65,536. The statistics are the CPU's.
+TEST(GpuBatchTally, RunsPastTheBinsAreTalliedExactly) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  local_search_settings settings;
+  settings.algorithm = A::random;
+  batch_settings b;
+  b.runs = 300;
+  b.seed = 4;
+  b.limits.max_steps = std::uint64_t{1} << 23;
+  batch_tally on_gpu, on_cpu;
+  b.tally = &on_gpu;
+  run_batch(7, settings, b, *gpu::make_gpu_backend());
+  b.tally = &on_cpu;
+  run_batch(7, settings, b, *make_cpu_backend(2));
+  ASSERT_GT(on_cpu.success.nth(on_cpu.success.runs() - 1), std::uint64_t{1} << 16)
+      << "the case needs a run past the bins";
+  EXPECT_EQ(on_gpu.success.counts(), on_cpu.success.counts());
+  EXPECT_EQ(on_gpu.failure.counts(), on_cpu.failure.counts());
+  EXPECT_EQ(on_gpu.restarts, on_cpu.restarts);
+}
+
+// Above 32 queens each thread's board is a slice of scratch sized for the grid the launch
+// takes: a batch of more runs than one block holds is the CPU's, run for run (ASan, in the
+// host execution, sees a board past the scratch).
+TEST(GpuBatchTally, ScratchChainsMatchTheCpu) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  for (const A a : {A::sa, A::random_opt}) {
+    local_search_settings settings;
+    settings.algorithm = a;
+    batch_settings b;
+    b.runs = test::device_or_host(20'000, 600, 300);
+    b.seed = 6;
+    b.limits.max_steps = 300;
+    batch_tally on_gpu, on_cpu;
+    b.tally = &on_gpu;
+    run_batch(40, settings, b, *gpu::make_gpu_backend());
+    b.tally = &on_cpu;
+    run_batch(40, settings, b, *make_cpu_backend(0));
+    EXPECT_EQ(on_gpu.success.counts(), on_cpu.success.counts()) << label(a);
+    EXPECT_EQ(on_gpu.failure.counts(), on_cpu.failure.counts()) << label(a);
+    EXPECT_EQ(on_gpu.restarts, on_cpu.restarts) << label(a);
+  }
 }
 
 // Checked before any device work, so it holds on machines without a GPU too.

@@ -59,19 +59,20 @@ void expect_gpu_memory_refused(const std::string& message, const char* step) {
   EXPECT_NE(message.find(step), std::string::npos) << message;
 }
 
-// The batch backend sorts each slice's step keys: the sort's temporaries come last, on top of
-// every buffer of the batch.
-TEST_F(GpuMemory, TheBatchSortRunsOutOfGpuMemory) {
-  const auto backend = gpu::make_gpu_backend({.slice_runs = 256});
+// The batch backend tallies the runs on the device: the tally's bins come last, on top of every
+// buffer of the batch, and the refusal names them.
+TEST_F(GpuMemory, TheBatchTallyRunsOutOfGpuMemory) {
   batch_job job;
   job.n = 8;
   job.algorithm.algorithm = local_algorithm::hc;
   job.count = 256;
+  // The backend keeps its buffers from job to job: one a try, so that each try frees them.
   expect_gpu_memory_refused(refusal_at_the_peak([&] {
+                              const auto backend = gpu::make_gpu_backend();
                               batch_tally tally;
                               backend->run(job, tally, nullptr, {}, nullptr);
                             }),
-                            "sorting the steps");
+                            "the batch's tally");
 }
 
 // Whole-grid beam sorts every generation's successors.

@@ -81,9 +81,11 @@ class batch_backend {
   /// @brief Runs the job, adds it to `tally` and, when `records` is not null, stores the runs'
   /// records in run order (records->size() becomes job.count) and, when `boards` is not null
   /// too, their final boards, n rows a run (those of a run that never started are unspecified).
-  /// Once `*job.limits.stop` is set, the runs end at their next check and no more start; a run
-  /// that ends unsolved once it is set (the stop may have cut it short), or never starts, is
-  /// recorded `interrupted` (never started: cost 0, unsolved). `progress` (may be empty) hears the
+  /// Once `*job.limits.stop` is set, no more runs start, and the runs in flight end at their
+  /// next check (the CPU; the GPU above 32 queens) or run to their end (the GPU up to 32
+  /// queens, whose runs are short); a run that ends unsolved once it is set (the stop may have
+  /// cut it short), or never starts, is recorded `interrupted` (never started: cost 0,
+  /// unsolved). `progress` (may be empty) hears the
   /// runs finished so far, from the calling thread, a few times a second.
   virtual void run(const batch_job& job, batch_tally& tally, std::vector<chain_outcome>* records,
                    const std::function<void(std::uint64_t done)>& progress,
@@ -99,8 +101,9 @@ class batch_backend {
   /// @brief Whether run() without records, once `*job.limits.stop` is set, tallies only the
   /// runs before the first one the stop cut short or kept from starting: then the tally's runs
   /// are the finished prefix, and a stoppable batch needs no per-run records to describe it.
-  /// The GPU drops each launch the stop reaches whole; the CPU's workers interleave, so it
-  /// needs the records.
+  /// The GPU takes runs in order and, up to 32 queens, runs every run it took to its end, so
+  /// the runs it ran are the first ones (above, it drops the launch the stop reaches whole); the
+  /// CPU's workers interleave and cut their runs short, so it needs the records.
   virtual bool tallies_finished_prefix() const { return false; }
   /// @brief Seconds the device spent in the chain kernels during the last run() (CUDA events);
   /// 0 on the CPU, where there is no separate device time.

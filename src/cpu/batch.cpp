@@ -20,7 +20,7 @@ namespace nq {
 namespace {
 
 constexpr std::uint64_t chunk_runs = 256;        // runs a CPU worker claims at a time
-constexpr std::uint64_t record_slice = 1 << 20;  // runs per slice with records or a stop
+constexpr std::uint64_t record_slice = 1 << 20;  // runs per slice with records
 constexpr std::uint64_t board_rows = 1 << 24;    // rows per slice when boards are kept (64 MiB)
 constexpr std::uint64_t dense_steps = 4096;      // step counts kept in the dense table
 /// Worker threads for `runs` runs: `threads`, but no more than there are chunks of work.
@@ -228,13 +228,13 @@ batch_stats run_batch(index_t n, const local_search_settings& algorithm,
   // the slice's tally where the backend tallies only those (a GPU: no record crosses back).
   const bool prefix_tally = stop && backend.tallies_finished_prefix();
   const bool keep_records = settings.on_records || settings.on_boards || (stop && !prefix_tally);
-  // With a stop, slices of 2^20 runs even without records: the backend drops what the stop
-  // reaches, so a stop loses at most a slice, and progress comes at least a slice at a time.
+  // Slices of 2^20 runs where records are kept (they are handed over a slice at a time); a
+  // backend that tallies the finished prefix takes a stoppable batch whole.
   const std::uint64_t slice =
       settings.slice_runs  ? settings.slice_runs
       : settings.on_boards ? std::max<std::uint64_t>(1, std::min(record_slice, board_rows / n))
-      : keep_records || stop ? record_slice
-                             : settings.runs;
+      : keep_records       ? record_slice
+                           : settings.runs;
   std::uint64_t finished = 0;  // runs 0..finished-1 ran to their end
   bool interrupted = false;
   for (std::uint64_t first = 0; first < settings.runs && !interrupted; first += slice) {
