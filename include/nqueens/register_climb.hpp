@@ -8,8 +8,9 @@
 ///
 /// Queen rows are 4-bit fields of one 64-bit word; line counts (rows, "\" and "/" diagonals)
 /// are bytes of 32-bit words. A column's line loads, four rows a word, are three adds of byte
-/// windows (a funnel shift each); a steepest scan takes each column's least delta (a byte-wise
-/// min) and the rows that reach it (a byte-wise compare), then the columns that reach the best.
+/// windows (a funnel shift each); a steepest scan takes each column's least delta (min.u16x2 over
+/// even and odd bytes) and the rows that reach it (a byte-wise compare), then the columns that
+/// reach the best.
 
 #include <utility>
 
@@ -59,13 +60,6 @@ NQ_HD inline std::uint32_t nth_set_bit(std::uint32_t mask, std::uint32_t k) {
 #else
   return static_cast<std::uint32_t>(__builtin_ctz(mask));
 #endif
-}
-
-/// Byte-wise minimum of two words whose bytes are all below 128.
-NQ_HD inline std::uint32_t byte_min(std::uint32_t a, std::uint32_t b) {
-  const std::uint32_t a_not_less = ((a | 0x80808080u) - b) & 0x80808080u;
-  const std::uint32_t take_b = a_not_less | (a_not_less - (a_not_less >> 7));
-  return (b & take_b) | (a & ~take_b);
 }
 
 /// 0x80 in each byte of `x` that is zero, 0 elsewhere.
@@ -178,10 +172,27 @@ struct register_board {
 template <int N>
 inline constexpr std::uint32_t padding_bytes = N % 4 == 0 ? 0u : 0x7F7F7F7Fu << (8 * (N % 4));
 
-/// Byte 0 of `w` becomes the least of its four bytes (all below 128).
-NQ_HD inline std::uint32_t least_byte(std::uint32_t w) {
-  w = byte_min(w, w >> 16);
-  return byte_min(w, w >> 8) & 0xFFu;
+/// Half-word-wise minimum: one min.u16x2 on sm_90.
+NQ_HD inline std::uint32_t halves_min(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __vminu2(a, b);
+#else
+  const std::uint32_t low = (a & 0xFFFFu) < (b & 0xFFFFu) ? a & 0xFFFFu : b & 0xFFFFu;
+  const std::uint32_t high = (a >> 16) < (b >> 16) ? a >> 16 : b >> 16;
+  return high << 16 | low;
+#endif
+}
+
+/// The least byte of W words: even and odd bytes as half-words, so that a min takes two.
+template <int W>
+NQ_HD std::uint32_t least_byte(const std::uint32_t (&w)[W]) {
+  std::uint32_t even = w[0] & 0x00FF00FFu, odd = (w[0] >> 8) & 0x00FF00FFu;
+  unrolled_for<W - 1>([&](auto k) {
+    even = halves_min(even, w[k + 1] & 0x00FF00FFu);
+    odd = halves_min(odd, (w[k + 1] >> 8) & 0x00FF00FFu);
+  });
+  const std::uint32_t both = halves_min(even, odd);
+  return halves_min(both, both >> 16) & 0xFFu;
 }
 
 /// steepest_move on a register board: false (drawing nothing) when the least delta exceeds
@@ -202,9 +213,7 @@ NQ_HD bool register_steepest_move(const register_board<N>& b, Rng& rng, std::int
     std::uint32_t d[words];
     b.template biased_deltas<c>(d);
     d[words - 1] |= padding_bytes<N>;  // rows N and on never reach a column's least
-    std::uint32_t low = d[0];
-    unrolled_for<words>([&](auto k) { low = byte_min(low, d[k]); });
-    const std::uint32_t least = least_byte(low);
+    const std::uint32_t least = least_byte(d);
     const std::uint32_t wanted = least * 0x01010101u;
     std::uint32_t rows = 0;
     unrolled_for<words>([&](auto k) {
@@ -214,9 +223,7 @@ NQ_HD bool register_steepest_move(const register_board<N>& b, Rng& rng, std::int
     column_least[c / 4] |= least << (8 * (c % 4));
     tie_rows[c / 2] |= rows << (16 * (c % 2));
   });
-  std::uint32_t low = column_least[0];
-  unrolled_for<words>([&](auto k) { low = byte_min(low, column_least[k]); });
-  const std::uint32_t best = least_byte(low);
+  const std::uint32_t best = least_byte(column_least);
   delta = static_cast<std::int32_t>(best) - (3 * N - 3);
   if (delta > acceptable) return false;
 
