@@ -105,6 +105,11 @@ void launch_thread_chains(const chain_launch& job, const std::atomic<bool>* stop
 void launch_chain_runs(const chain_launch& job, const chain_claims& claims,
                        const device_tally& tally, unsigned char* scratch);
 
+/// launch_chain_runs for hc, hc-sideways and hc-restart on 4..16 queens with their chains in
+/// registers (register_chains.cu), where register_chain_eligible(job) (chain_runs.cuh).
+void launch_register_runs(const chain_launch& job, const chain_claims& claims,
+                          const device_tally& tally);
+
 /// Bytes of global scratch launch_chain_runs needs for `job`: a board a resident thread above
 /// 32 queens, within 2 GiB; 0 up to 32, where the boards are the threads' own.
 std::uint64_t chain_scratch_bytes(const chain_launch& job);

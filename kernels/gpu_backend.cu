@@ -164,7 +164,10 @@ class gpu_backend final : public batch_backend {
                         .stopping = &on_device.words[device_tally::stopping],
                         .progress = flags_->progress.device(),
                         .chunk = claim_chunk(job.n)};
-    if (threads && halt) launch.stop = flags_->stop.device() + 1;
+    if (threads && halt) {
+      launch.stop = flags_->stop.device() + 1;
+      launch.stop_at_start = !taking_stops;  // where the taking stops, runs start unasked
+    }
     launch.count = capacity;  // the largest launch: its scratch
     unsigned char* scratch = threads ? grown(scratch_, chain_scratch_bytes(launch)) : nullptr;
 
