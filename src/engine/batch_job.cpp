@@ -73,6 +73,11 @@ nlohmann::ordered_json batch_json(const batch_report& report) {
   r["seconds"] = stats.seconds;
   if (report.device != "cpu") r["kernel_seconds"] = stats.kernel_seconds;
   r["runs_per_second"] = stats.runs_per_second;
+  if (report.device != "cpu")  // the runs over the kernels' own time (null when none was timed)
+    r["kernel_runs_per_second"] =
+        stats.kernel_seconds > 0
+            ? nlohmann::ordered_json(static_cast<double>(stats.runs) / stats.kernel_seconds)
+            : nlohmann::ordered_json();
   r["threads"] = stats.threads;
   nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
   for (const auto& [name, value] : report.parameters) parameters[name] = value;
