@@ -66,8 +66,8 @@ NQ_HD chain_outcome run_one(climber_view<std::int16_t> b, std::uint32_t* order,
 }
 
 /// Whether chain_runs<A, true, n> may run `job` in registers: hc, hc-sideways or hc-restart on
-/// 4..16 queens whose runs need no observer (no time limit, trace or race, and no stop read as
-/// a run starts; a stop that only ends the taking leaves runs of microseconds to end).
+/// 4..16 queens whose runs need no observer but the stop that cuts them (stop_poll): no time
+/// limit, trace or race, and no stop read as a run starts.
 inline bool register_chain_eligible(const chain_launch& job) {
   const A a = job.settings.algorithm;
   return (a == A::hc || a == A::hc_sideways || a == A::hc_restart) &&
@@ -94,8 +94,15 @@ NQ_HD inline void tally_globally(const device_tally& tally, std::uint64_t steps,
 /// (scratch_per_chain bytes), reused for each run it takes. With N (hc, hc-sideways and
 /// hc-restart on N = 4..16 queens, no observer needed: register_chain_eligible), the whole
 /// chain is in registers (register_climb.hpp) and the thread has no arrays at all.
+/// A register chain's poll of the stop that cuts runs (null: none).
+struct stop_poll {
+  const unsigned* stop;
+  NQ_HD bool operator()() const { return stop && stop_raised(stop); }
+};
+
 /// The blocks an SM must hold of a register chain's kernel (block_entry reads it): 6 of 128
-/// threads, 85 registers a thread, which every board up to 8 queens fits without spilling.
+/// threads, at most 80 registers a thread (ptxas's allocation steps under 85), which every board
+/// up to 8 queens fits without spilling.
 template <int N>
 struct register_residency {};
 template <int N>
@@ -181,8 +188,8 @@ struct chain_runs : register_residency<N> {
       for (std::uint64_t i = begin; i < end; ++i) {
         philox_register_stream rng(job.seed, job.first + i);
         std::uint64_t rows = 0;  // always asked for: a pointer only sometimes given is a stack slot
-        const chain_outcome out =
-            register_chain_of<Algorithm, N>(rng, job.settings, job.max_steps, &rows);
+        const chain_outcome out = register_chain_of<Algorithm, N>(
+            rng, job.settings, job.max_steps, &rows, stop_poll{job.stop});
         if (job.outcomes) job.outcomes[i] = out;
         if (job.boards)
           for (int col = 0; col < N; ++col)

@@ -1,9 +1,9 @@
 #pragma once
 // What the GPU paths pay for on the host side, counted where it is paid in both executions:
 // kernel launches, blocking waits for the device, copies each way, device allocations
-// (Thrust's temporaries included, through thrust_policy.cuh) and Thrust calls. A GPU pays microseconds for
-// each; the host execution pays almost nothing, so these counts are how the tests see a
-// launch storm or an allocation per generation without a device (gpu::costs()).
+// (Thrust's temporaries included, through thrust_policy.cuh) and Thrust calls. A GPU pays
+// microseconds for each; the host execution pays almost nothing, so these counts are how the
+// tests see a launch storm or an allocation per generation without a device (gpu::costs()).
 
 #include <atomic>
 #include <cstdint>

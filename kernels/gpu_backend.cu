@@ -35,8 +35,8 @@ constexpr std::uint64_t default_outcome_runs = std::uint64_t{1} << 24;
 constexpr std::uint64_t default_bin_steps = std::uint64_t{1} << 16;
 constexpr std::uint64_t most_bin_steps = std::uint64_t{1} << 22;
 constexpr std::uint64_t listed_launch_runs = std::uint64_t{1} << 20;
-/// Runs a launch of chains holds at most: a block's shared bins count 32 bits.
-constexpr std::uint64_t most_launch_runs = std::uint64_t{1} << 32;
+/// Runs a launch of chains holds at most: a block's shared bins count 32 bits, below 2^32.
+constexpr std::uint64_t most_launch_runs = (std::uint64_t{1} << 32) - 1;
 /// How long the runs in flight may run on once a stop has ended the taking (up to 32 queens)
 /// before the stop cuts them too, and the launch is dropped.
 constexpr auto stop_grace = std::chrono::seconds(1);

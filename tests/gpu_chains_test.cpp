@@ -473,24 +473,33 @@ TEST(GpuBatchStop, OneLaunchStopsTakingRunsAndDescribesThoseTaken) {
 
 // Runs in flight run to their end once a stop has ended the taking, but not for ever: a second
 // later the stop cuts them too, and the launch it reached is dropped (its runs could describe
-// only the short ones). Endless random searches, stopped 20 ms in: no run is described.
+// only the short ones). Stopped 20 ms in, no run is described: endless random searches (the
+// generic chains) and hc-sideways with no limit on its sideways moves, which wanders a plateau
+// for ever (8 queens: the chains in registers, which poll the stop as the observer does).
 TEST(GpuBatchStop, RunsThatOutliveTheGraceAreCutAndTheirLaunchDropped) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  local_search_settings settings;
-  settings.algorithm = A::random;
-  std::atomic<bool> stop{false};
-  batch_settings b;
-  b.runs = 1000;
-  b.limits.max_steps = std::uint64_t{1} << 40;
-  b.limits.stop = &stop;
-  const std::jthread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    stop = true;
-  });
-  const batch_stats stats = run_batch(32, settings, b, *gpu::make_gpu_backend());
-  EXPECT_TRUE(stats.interrupted);
-  EXPECT_EQ(stats.runs, 0u);
-  EXPECT_EQ(stats.success.runs + stats.failure.runs, 0u);
+  struct endless_case {
+    A algorithm;
+    index_t n;
+  };
+  for (const auto& [algorithm, n] : {endless_case{A::random, 32}, endless_case{A::hc_sideways, 8}}) {
+    local_search_settings settings;
+    settings.algorithm = algorithm;
+    settings.hill.max_sideways = UINT32_MAX;
+    std::atomic<bool> stop{false};
+    batch_settings b;
+    b.runs = 1000;
+    b.limits.max_steps = algorithm == A::random ? std::uint64_t{1} << 40 : 0;
+    b.limits.stop = &stop;
+    const std::jthread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      stop = true;
+    });
+    const batch_stats stats = run_batch(n, settings, b, *gpu::make_gpu_backend());
+    EXPECT_TRUE(stats.interrupted) << label(algorithm);
+    EXPECT_EQ(stats.runs, 0u) << label(algorithm);
+    EXPECT_EQ(stats.success.runs + stats.failure.runs, 0u) << label(algorithm);
+  }
 }
 
 // Runs past the device's dense bins (2^16 steps where the step limit is above 2^22) go to a

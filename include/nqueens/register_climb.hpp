@@ -19,6 +19,11 @@
 
 namespace nq {
 
+/// @brief register_hill_climb's poll that never stops a run.
+struct no_register_poll {
+  NQ_HD constexpr bool operator()() const { return false; }
+};
+
 /// @brief The boards register_hill_climb takes.
 inline constexpr index_t min_register_climb_n = 4;
 inline constexpr index_t max_register_climb_n = 16;
@@ -264,15 +269,24 @@ NQ_HD bool register_steepest_move(const register_board<N>& b, Rng& rng, std::int
 /// words; `final_rows`, when given, receives the board (column c's row in bits 4c .. 4c + 3).
 /// `Rng`: philox_stream, or philox_register_stream (philox_registers.hpp) to keep the stream
 /// in registers too.
-template <int N, class Rng>
+/// `poll` (true: stop) is asked where hill_climb's observer would check a stop, every 1,024
+/// of its calls (the start, each step and each restart), and a yes ends the run `stopped`: a
+/// kernel's way to cut a long run (no_register_poll, the default, never stops one).
+template <int N, class Rng, class Poll = no_register_poll>
 NQ_HD chain_outcome register_hill_climb(Rng& rng, const hill_climbing_settings& h,
                                         std::uint32_t max_sideways, std::uint64_t max_steps,
-                                        bool restart = false, std::uint64_t* final_rows = nullptr) {
+                                        bool restart = false, std::uint64_t* final_rows = nullptr,
+                                        Poll poll = {}) {
   detail::register_board<N> b;
   chain_outcome out{};
   std::uint32_t cost = b.randomise(rng);
   std::uint32_t sideways = 0;
+  std::uint32_t calls = 1;  // the observer's: the start's
   while (cost != 0 && (max_steps == 0 || out.steps < max_steps)) {
+    if (calls++ % 1024 == 0 && poll()) {  // the call of the last step or restart
+      out.stopped = true;
+      break;
+    }
     const std::int32_t acceptable = sideways < max_sideways ? 0 : -1;
     std::uint32_t col = 0, row = 0;
     std::int32_t delta = 0;
@@ -307,16 +321,16 @@ NQ_HD chain_outcome register_hill_climb(Rng& rng, const hill_climbing_settings& 
 }
 
 /// @brief run_chain_of<Algorithm> (hc, hc-sideways or hc-restart) with a random start and no
-/// observer, on N queens in registers.
-template <local_algorithm Algorithm, int N, class Rng>
+/// observer, on N queens in registers (`poll` as register_hill_climb's).
+template <local_algorithm Algorithm, int N, class Rng, class Poll = no_register_poll>
 NQ_HD chain_outcome register_chain_of(Rng& rng, const local_search_settings& s,
                                       std::uint64_t max_steps,
-                                      std::uint64_t* final_rows = nullptr) {
+                                      std::uint64_t* final_rows = nullptr, Poll poll = {}) {
   using A = local_algorithm;
   static_assert(Algorithm == A::hc || Algorithm == A::hc_sideways || Algorithm == A::hc_restart);
   const std::uint32_t sideways = Algorithm == A::hc ? 0u : s.hill.max_sideways;
   return register_hill_climb<N>(rng, s.hill, sideways, max_steps, Algorithm == A::hc_restart,
-                                final_rows);
+                                final_rows, poll);
 }
 
 }  // namespace nq
