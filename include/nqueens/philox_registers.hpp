@@ -28,6 +28,14 @@ class philox_register_stream {
   /// @brief Uniform integer in [0, bound), bound > 0, as philox_stream::below draws it.
   NQ_HD std::uint32_t below(std::uint32_t bound) { return uniform_below(*this, bound); }
 
+  /// @brief Uniform double in [0, 1) from the next two words (high first), as
+  /// philox_stream::uniform draws it.
+  NQ_HD double uniform() {
+    const std::uint64_t high = next_u32();
+    const std::uint64_t bits = (high << 32) | next_u32();
+    return static_cast<double>(bits >> 11) * 0x1.0p-53;
+  }
+
   /// @brief Blocks of four words drawn so far, as philox_stream::blocks_drawn counts them.
   NQ_HD std::uint64_t blocks_drawn() const { return next_block_; }
 
