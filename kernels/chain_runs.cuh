@@ -13,6 +13,7 @@
 #include "nqueens/local_chain.hpp"
 #include "nqueens/philox_registers.hpp"
 #include "nqueens/register_climb.hpp"
+#include "nqueens/register_stochastic.hpp"
 
 namespace nq::cuda {
 namespace {
@@ -65,14 +66,16 @@ NQ_HD chain_outcome run_one(climber_view<std::int16_t> b, std::uint32_t* order,
   return out;
 }
 
-/// Whether chain_runs<A, true, n> may run `job` in registers: hc, hc-sideways or hc-restart on
-/// 4..16 queens whose runs need no observer but the stop that cuts them (stop_poll): no time
+/// Whether chain_runs<A, true, n> may run `job` in registers: hc, hc-sideways, hc-restart, sa or
+/// random on 4..16 queens whose runs need no observer but the stop that cuts them (stop_poll): no time
 /// limit, trace or race, and no stop read as a run starts.
 inline bool register_chain_eligible(const chain_launch& job) {
   const A a = job.settings.algorithm;
-  return (a == A::hc || a == A::hc_sideways || a == A::hc_restart) &&
-         register_climb_supports(job.settings.hill, job.n) && job.time_limit_ns == 0 &&
-         !job.trace && !job.first_solved && (!job.stop || !job.stop_at_start);
+  const bool held = ((a == A::hc || a == A::hc_sideways || a == A::hc_restart) &&
+                     register_climb_supports(job.settings.hill, job.n)) ||
+                    register_stochastic_supports(job.settings, job.n);
+  return held && job.time_limit_ns == 0 && !job.trace && !job.first_solved &&
+         (!job.stop || !job.stop_at_start);
 }
 
 /// Adds a run past the block's shared bins to the tally's words: its bin, or the list past
@@ -91,28 +94,30 @@ NQ_HD inline void tally_globally(const device_tally& tally, std::uint64_t steps,
 /// host's stop ends the claims), each run tallied in the block's shared bins (steps below
 /// shared_steps) or the tally's words, the shared bins added to the words once at the end.
 /// Up to 32 queens a thread's board is its own arrays; above, its slice of global scratch
-/// (scratch_per_chain bytes), reused for each run it takes. With N (hc, hc-sideways and
-/// hc-restart on N = 4..16 queens, no observer needed: register_chain_eligible), the whole
-/// chain is in registers (register_climb.hpp) and the thread has no arrays at all.
+/// (scratch_per_chain bytes), reused for each run it takes. With N (hc, hc-sideways,
+/// hc-restart, sa and random on N = 4..16 queens, no observer needed:
+/// register_chain_eligible), the whole chain is in registers (register_climb.hpp,
+/// register_stochastic.hpp) and the thread has no arrays at all.
 /// A register chain's poll of the stop that cuts runs (null: none).
 struct stop_poll {
   const unsigned* stop;
   NQ_HD bool operator()() const { return stop && stop_raised(stop); }
 };
 
-/// The blocks an SM must hold of a register chain's kernel (block_entry reads it): 6 of 128
-/// threads, at most 80 registers a thread (ptxas's allocation steps under 85), which every board
-/// up to 8 queens fits without spilling.
-template <int N>
+/// The blocks an SM must hold of a register climb's kernel (block_entry reads it): 6 of 128
+/// threads, at most 80 registers a thread (ptxas's allocation steps under 85), which every
+/// climb up to 8 queens fits without spilling (sa there would spill: it takes what it needs).
+template <A Algorithm, int N>
 struct register_residency {};
-template <int N>
-  requires(N > 0 && N <= 8)
-struct register_residency<N> {
+template <A Algorithm, int N>
+  requires(N > 0 && N <= 8 &&
+           (Algorithm == A::hc || Algorithm == A::hc_sideways || Algorithm == A::hc_restart))
+struct register_residency<Algorithm, N> {
   static constexpr unsigned resident_blocks = 6;
 };
 
 template <A Algorithm, bool Local, int N = 0>
-struct chain_runs : register_residency<N> {
+struct chain_runs : register_residency<Algorithm, N> {
   static constexpr std::uint64_t shared_steps = 64;
   struct shared_state {
     unsigned bins[2 * shared_steps];  // [2 * steps + solved]; a launch holds < 2^32 runs
@@ -188,8 +193,13 @@ struct chain_runs : register_residency<N> {
       for (std::uint64_t i = begin; i < end; ++i) {
         philox_register_stream rng(job.seed, job.first + i);
         std::uint64_t rows = 0;  // always asked for: a pointer only sometimes given is a stack slot
-        const chain_outcome out = register_chain_of<Algorithm, N>(
-            rng, job.settings, job.max_steps, &rows, stop_poll{job.stop});
+        chain_outcome out;
+        if constexpr (Algorithm == A::sa || Algorithm == A::random)
+          out = register_stochastic_chain_of<Algorithm, N>(rng, job.settings, job.max_steps, &rows,
+                                                           stop_poll{job.stop});
+        else
+          out = register_chain_of<Algorithm, N>(rng, job.settings, job.max_steps, &rows,
+                                                stop_poll{job.stop});
         if (job.outcomes) job.outcomes[i] = out;
         if (job.boards)
           for (int col = 0; col < N; ++col)

@@ -49,7 +49,8 @@ struct outcome_tally {
 template <A Algorithm>
 void launch_runs(const chain_launch& job, const chain_claims& claims, const device_tally& tally,
                  unsigned char* scratch) {
-  if constexpr (Algorithm == A::hc || Algorithm == A::hc_sideways || Algorithm == A::hc_restart)
+  if constexpr (Algorithm == A::hc || Algorithm == A::hc_sideways ||
+                Algorithm == A::hc_restart || Algorithm == A::sa || Algorithm == A::random)
     if (register_chain_eligible(job)) {
       launch_register_runs(job, claims, tally);
       return;

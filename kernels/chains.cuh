@@ -105,8 +105,8 @@ void launch_thread_chains(const chain_launch& job, const std::atomic<bool>* stop
 void launch_chain_runs(const chain_launch& job, const chain_claims& claims,
                        const device_tally& tally, unsigned char* scratch);
 
-/// launch_chain_runs for hc, hc-sideways and hc-restart on 4..16 queens with their chains in
-/// registers (register_chains.cu), where register_chain_eligible(job) (chain_runs.cuh).
+/// launch_chain_runs for hc, hc-sideways, hc-restart, sa and random on 4..16 queens with their
+/// chains in registers (register_chains.cu), where register_chain_eligible(job) (chain_runs.cuh).
 void launch_register_runs(const chain_launch& job, const chain_claims& claims,
                           const device_tally& tally);
 

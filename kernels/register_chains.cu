@@ -1,6 +1,7 @@
-// The thread-per-run chains of hc, hc-sideways and hc-restart on 4..16 queens with the whole
-// chain in registers (register_climb.hpp): chain_runs<A, true, N>, one kernel for each
-// algorithm and board, launched where no run needs an observer (register_chain_eligible).
+// The thread-per-run chains of hc, hc-sideways, hc-restart, sa and random on 4..16 queens with
+// the whole chain in registers (register_climb.hpp, register_stochastic.hpp): chain_runs<A,
+// true, N>, one kernel for each algorithm and board, launched where no run needs an observer
+// (register_chain_eligible).
 
 #include "kernels/chain_runs.cuh"
 #include "kernels/chains.cuh"
@@ -42,6 +43,10 @@ void launch_register_runs(const chain_launch& job, const chain_claims& claims,
       return launch_sized<A::hc>(job, claims, tally, each);
     case A::hc_sideways:
       return launch_sized<A::hc_sideways>(job, claims, tally, each);
+    case A::sa:
+      return launch_sized<A::sa>(job, claims, tally, each);
+    case A::random:
+      return launch_sized<A::random>(job, claims, tally, each);
     default:
       return launch_sized<A::hc_restart>(job, claims, tally, each);
   }
