@@ -448,8 +448,11 @@ TEST(GpuBatchStop, OneLaunchStopsTakingRunsAndDescribesThoseTaken) {
   batch_tally tally;
   b.tally = &tally;
   const gpu::gpu_costs before = gpu::costs();
-  // The stop 20 ms in: 2e7 runs at 1e9 a second on a device, which every core replays below.
+  // The stop 20 ms after the launch (2e7 runs at 1e9 a second on a device, which every core
+  // replays below), never before it, however loaded the machine.
   const std::jthread stopper([&] {
+    while (gpu::costs().launches == before.launches)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     stop = true;
   });
