@@ -17,6 +17,7 @@
 #include "nqueens/batch.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/local_search.hpp"
+#include "nqueens/ranks.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nq {
@@ -51,6 +52,10 @@ bool built_with_cuda();
 /// @brief The CUDA devices this process sees (0 without CUDA, or without a device).
 int gpu_count();
 
+/// @brief What nqueens --version prints (without the newline): the version, the build type,
+/// and the CUDA backend's architectures and the devices it sees, or "CPU only".
+std::string version_line();
+
 /// @brief How a job is stopped early: by its token (from a std::stop_source), or by a flag a
 /// signal handler may raise (a std::atomic<bool> store is async-signal-safe, a stop_source's
 /// request is not). A stop token that fires raises the flag too.
@@ -70,6 +75,28 @@ struct count_request {
   std::string simd = "auto";        ///< CPU vector kernels: auto, off, avx2 or avx512
   std::function<void(const count_progress&)> progress;  ///< about 4 times a second
   job_stop stop;  ///< once raised, the count ends soon, incomplete (its checkpoint saved)
+  /// Under mpirun (ranks.world set): every rank runs the same request; rank 0 hands out the
+  /// frames, keeps the checkpoint and the progress, and reports the whole; the others count what
+  /// it sends. Without device ids, the ranks on one machine split its GPUs.
+  rank_share ranks;
+  /// Called once the request is checked and its devices taken, before the ranks meet and the
+  /// count starts: where a face opens its outputs, so that a bad path fails before any work.
+  std::function<void()> ready;
+};
+
+/// @brief Under mpirun, what one rank did in a count.
+struct count_rank {
+  int rank = 0;
+  unsigned threads = 0;
+  unsigned gpus = 0;
+  std::uint64_t subproblems = 0;   ///< frames it finished in this run
+  std::uint64_t solutions = 0;     ///< what they contributed
+  double busy_seconds = 0.0;       ///< counting, per thread or GPU
+  double idle_at_end_seconds = 0;  ///< from each one's last frame to the end, per thread or GPU
+  std::uint64_t messages_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  bool answered = true;  ///< false: it did not answer the end in time (lost?); its frames are
+                         ///< left for the resume
 };
 
 /// @brief What a count found, and where it ran.
@@ -84,6 +111,9 @@ struct count_report {
   /// Why a count that could have used a GPU ran on the CPU ("" when none could be or it did):
   /// for a caller to tell the user once the result is out.
   std::string note;
+  /// Under mpirun, on rank 0: every rank's part, by rank (empty alone, and on the other ranks,
+  /// whose report says nothing else).
+  std::vector<count_rank> by_rank;
 };
 
 /// @brief Counts as `request` says (every request type has its `run`). Throws usage_error for an n
@@ -169,6 +199,21 @@ struct batch_request {
   batch_settings settings;
   device_kind device = device_kind::any;  ///< cpu, gpu or any
   job_stop stop;  ///< once raised, runs end soon; the statistics describe those that finished
+  /// Under mpirun (ranks.world set): every rank runs the same request, rank r a contiguous
+  /// share of the runs with the same (seed, run) streams as one process; rank 0 merges the
+  /// shares' tallies, and alone gets `settings.progress` (its share, scaled to the whole) and
+  /// `settings.on_records` (every rank's records, in run order).
+  rank_share ranks;
+  /// Called once the request is checked and its backend chosen, before the ranks meet and the
+  /// runs start: where a face opens its outputs, so that a bad path fails before any work.
+  std::function<void()> ready;
+};
+
+/// @brief Under mpirun, what one rank's share of a batch came to.
+struct batch_rank {
+  std::uint64_t runs = 0;  ///< finished runs of its share
+  double seconds = 0;
+  unsigned threads = 0;
 };
 
 /// @brief What a batch found, and where it ran.
@@ -185,6 +230,7 @@ struct batch_report {
   /// The algorithm's settings by name, with the values the runs used.
   std::vector<std::pair<std::string, double>> parameters;
   std::string note;  ///< why `any` ran on the CPU, for the caller to tell once the result is out
+  std::vector<batch_rank> by_rank;  ///< under mpirun, on rank 0: each rank's share; else empty
 };
 
 /// @brief Runs the batch. Throws usage_error for a board with no solution, past the
@@ -194,6 +240,40 @@ batch_report run(const batch_request& request);
 
 /// @brief The JSON record of a batch (nqueens batch -f json), one line without the newline.
 std::string to_json(const batch_report& report);
+
+/// @brief One swept setting and the values it takes, as text the settings' table reads.
+struct sweep_axis {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+/// @brief What nqueens batch --sweep does: one batch per point of a grid of settings, the first
+/// axis varying slowest, on one backend; a stop ends the sweep after the point it cut short.
+struct sweep_request {
+  batch_request batch;  ///< every point's batch, before the point sets its axes' values
+  std::vector<sweep_axis> axes;  ///< nq::engine::sweep_from (nqueens/settings.hpp) checks them
+  /// Each point's values (in axis order) and report, as it finishes (on rank 0 under mpirun).
+  std::function<void(const std::vector<std::string>& values, const batch_report&)> on_point;
+};
+
+/// @brief One point of a sweep: its values, in axis order, and its batch.
+struct sweep_point {
+  std::vector<std::string> values;
+  batch_report report;
+};
+
+/// @brief The points that ran, in grid order.
+struct sweep_report {
+  std::vector<sweep_point> points;
+  std::string note;  ///< why `any` ran on the CPU
+};
+
+/// @brief Runs the sweep. Throws as run(batch_request) does.
+sweep_report run(const sweep_request& request);
+
+/// @brief The JSON records of a sweep: an array of batch records, on one line, or indented by
+/// `indent` spaces a level.
+std::string to_json(const sweep_report& report, int indent = -1);
 
 /// @brief What nqueens solutions does: every solution of n queens (or the first `limit`) in
 /// lexicographic order.

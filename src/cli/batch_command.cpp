@@ -10,33 +10,27 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
-#include "cluster/batch_share.hpp"
-#include "cluster/start_gate.hpp"
 #include "core/atomic_file.hpp"
-#include "core/stopwatch.hpp"
 #include "core/temp_files.hpp"
-#include "engine/batch_job.hpp"
 #include "engine/named_settings.hpp"
-#include "engine/sweep.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq::cli {
 namespace {
 
-struct batch_request {
-  index_t n = 0;
-  local_search_settings algorithm;
-  batch_settings batch;
+/// The batch (or sweep) as asked, and how the command shows it.
+struct batch_command {
+  batch_request job;
+  std::vector<sweep_axis> sweep;  // one batch per point, when set
   bool json = false;
   std::string output;
   bool quiet = false;
-  std::vector<engine::sweep_axis> sweep;
-  device_kind device = device_kind::any;
   std::string runs_csv;  // every run's record, when set
 };
 
-batch_request parse_request(int argc, char** argv) {
+batch_command parse_request(int argc, char** argv) {
   cxxopts::Options options("nqueens batch",
                            "Run a local-search algorithm many times, independently, and report "
                            "its success rate and steps. Run i uses random stream (seed, i), so "
@@ -65,12 +59,8 @@ batch_request parse_request(int argc, char** argv) {
   // The batch itself as the engine reads it (the command's own options after it).
   const engine::named_settings given = named_from(
       args, {"queens", "algo", "runs", "threads", "seed", "max-steps", "time-limit", "device"});
-  const nq::batch_request job = engine::batch_request_from(given, args.count("sweep") > 0);
-  batch_request request;
-  request.n = job.n;
-  request.algorithm = job.algorithm;
-  request.batch = job.settings;
-  request.device = job.device;
+  batch_command request;
+  request.job = engine::batch_request_from(given, args.count("sweep") > 0);
   request.json = parse_text_or_json(args["format"].as<std::string>());
   request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
@@ -79,7 +69,7 @@ batch_request parse_request(int argc, char** argv) {
     request.runs_csv = file_option(args, "runs-csv");
   }
   if (args.count("sweep"))
-    request.sweep = engine::sweep_from(args["sweep"].as<std::string>(), given, job);
+    request.sweep = engine::sweep_from(args["sweep"].as<std::string>(), given, request.job);
   return request;
 }
 
@@ -118,258 +108,157 @@ class runs_csv_writer {
   bool cut_ = false;
 };
 
-/// One batch (or sweep point) and, under mpirun, what each rank's share came to.
-struct batch_outcome {
-  batch_stats stats;
-  std::vector<cluster::batch_part> parts;  ///< by rank; empty for one process
-  bool stopped = false;  ///< no more batches: the stop, or (under mpirun) rank 0's verdict
-};
-
-/// Under mpirun: this rank's share of the runs, the same (seed, run) streams as one process;
-/// rank 0 merges the shares' tallies (and writes every rank's records to --runs-csv), then
-/// tells every rank whether to go on.
-batch_outcome run_share(const batch_request& request, const local_search_settings& algorithm,
-                        batch_settings settings, batch_backend& backend, runs_csv_writer* csv,
-                        cluster::channel& world) {
-  const bool leader = world.rank() == 0;
-  const cluster::run_share share = cluster::share_of(settings.runs, world.rank(), world.size());
-  const detail::stopwatch clock;
-  cluster::batch_part part;
-  part.requested = share.count;
-  std::vector<std::uint64_t> my_records;
-  const bool keep_records = !request.runs_csv.empty();
-  if (share.count > 0) {
-    // The progress line is rank 0's share.
-    batch_progress progress(share.count, leader && !request.quiet && stderr_is_terminal());
-    settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
-    settings.first_run = share.first;
-    settings.runs = share.count;
-    settings.tally = &part.tally;
-    if (keep_records)
-      settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
-        if (csv) return csv->write(first, runs);
-        for (const chain_outcome& run : runs) cluster::pack_record(run, my_records);
-      };
-    const batch_stats mine = run_batch(request.n, algorithm, settings, backend);
-    part.runs = mine.runs;
-    part.interrupted = mine.interrupted;
-    part.seconds = mine.seconds;
-    part.kernel_seconds = mine.kernel_seconds;
-    part.threads = mine.threads;
+/// The sweep's table, a row a point (and each row on stderr as it comes, for a person watching
+/// while the table goes elsewhere).
+class sweep_table {
+ public:
+  sweep_table(const batch_command& command, bool echo) : echo_(echo) {
+    for (const auto& axis : command.sweep) text_ += cell("%-10s ", axis.name.c_str());
+    text_ += "      runs    solved  success%  steps(solved)  steps(failed)     runs/s\n";
   }
-  batch_outcome out;
-  const auto others = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
-    if (csv) csv->write(first, runs);
-  };
-  out.parts = cluster::gather_parts(world, part, my_records,
-                                    keep_records ? std::function(others) : nullptr);
-  if (leader) {
-    out.stats = cluster::merge_parts(out.parts);
-    out.stats.seconds = clock.seconds();
-    out.stats.runs_per_second =
-        static_cast<double>(out.stats.runs) / std::max(out.stats.seconds, 1e-9);
-    for (const auto& p : out.parts) {
-      out.stats.threads += p.threads;
-      out.stats.kernel_seconds += p.kernel_seconds;
-    }
-  }
-  const std::atomic<bool>* stop = settings.limits.stop;
-  out.stopped = !cluster::agree(world, !(out.stats.interrupted || (stop && stop->load())));
-  return out;
-}
-
-batch_outcome run_one(const batch_request& request, const local_search_settings& algorithm,
-                      batch_settings settings, batch_backend& backend,
-                      runs_csv_writer* csv = nullptr) {
-  if (cluster::channel* world = cluster::process_world())
-    return run_share(request, algorithm, settings, backend, csv, *world);
-  batch_progress progress(request.batch.runs, !request.quiet && stderr_is_terminal());
-  settings.progress = [&](std::uint64_t done, double seconds) { progress.update(done, seconds); };
-  if (csv)
-    settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
-      csv->write(first, runs);
-    };
-  batch_outcome out;
-  out.stats = run_batch(request.n, algorithm, settings, backend);
-  const std::atomic<bool>* stop = settings.limits.stop;
-  out.stopped = out.stats.interrupted || (stop && stop->load());
-  return out;
-}
-
-/// The record of one batch; under mpirun with `ranks` and each rank's share and throughput.
-nlohmann::ordered_json record_of(const batch_request& request,
-                                 const local_search_settings& algorithm,
-                                 const batch_settings& settings, const batch_outcome& outcome,
-                                 const batch_backend& backend) {
-  nlohmann::ordered_json record = engine::batch_json(
-      engine::batch_report_of(request.n, algorithm, settings, outcome.stats, backend));
-  if (outcome.parts.empty()) return record;
-  record["ranks"] = outcome.parts.size();
-  nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
-  for (std::size_t r = 0; r < outcome.parts.size(); ++r) {
-    const cluster::batch_part& p = outcome.parts[r];
-    nlohmann::ordered_json entry;
-    entry["rank"] = r;
-    entry["runs"] = p.runs;
-    entry["seconds"] = p.seconds;
-    entry["runs_per_second"] = static_cast<double>(p.runs) / std::max(p.seconds, 1e-9);
-    entry["threads"] = p.threads;
-    by_rank.push_back(std::move(entry));
-  }
-  record["by_rank"] = std::move(by_rank);
-  return record;
-}
-
-/// Every point's record, and the table the text format prints.
-void run_sweep(const batch_request& request, batch_backend& backend,
-               nlohmann::ordered_json& records, std::string& text) {
-  records = nlohmann::ordered_json::array();
-  std::string table;
-  for (const auto& axis : request.sweep) {
-    char cell[32];
-    std::snprintf(cell, sizeof cell, "%-10s ", axis.name.c_str());
-    table += cell;
-  }
-  table += "      runs    solved  success%  steps(solved)  steps(failed)     runs/s\n";
-  for (const auto& point : engine::grid_points(request.sweep)) {
-    auto algorithm = request.algorithm;
-    batch_settings settings = request.batch;
+  void add(const std::vector<std::string>& values, const batch_stats& stats) {
     std::string row;
-    for (std::size_t i = 0; i < point.size(); ++i) {
-      engine::set_sweep_value(algorithm, settings.limits, request.n, request.sweep[i].name,
-                              point[i]);
-      char cell[32];
-      std::snprintf(cell, sizeof cell, "%-10s ", point[i].c_str());
-      row += cell;
-    }
-    const batch_outcome outcome = run_one(request, algorithm, settings, backend);
-    const batch_stats& stats = outcome.stats;
-    records.push_back(record_of(request, algorithm, settings, outcome, backend));
+    for (const auto& value : values) row += cell("%-10s ", value.c_str());
     // A mean over no runs is "-", as the summary's "none" and JSON's null.
     const auto mean = [](const step_summary& steps) {
-      char cell[32];
-      if (steps.runs == 0) return std::string("             -");
-      std::snprintf(cell, sizeof cell, "%14.2f", steps.mean);
-      return std::string(cell);
+      return steps.runs == 0 ? std::string("             -") : cell("%14.2f", steps.mean);
     };
     char line[200];
     std::snprintf(line, sizeof line, "%10llu %9llu %9.2f %s %s %10.4g\n",
                   static_cast<unsigned long long>(stats.runs),
                   static_cast<unsigned long long>(stats.solved), 100 * stats.success_rate,
                   mean(stats.success).c_str(), mean(stats.failure).c_str(), stats.runs_per_second);
-    table += row + line;
-    // Rows as they finish, for a person watching while the table goes elsewhere.
-    if (!request.quiet && stderr_is_terminal() && (request.json || !request.output.empty()))
-      std::fputs((row + line).c_str(), stderr);
-    if (outcome.stopped) break;
+    text_ += row + line;
+    if (echo_) std::fputs((row + line).c_str(), stderr);
   }
-  const auto name = algorithm_name(request.algorithm.algorithm);
-  text = std::string(name) + " on n=" + std::to_string(request.n) + ", " +
-         std::to_string(request.batch.runs) + " runs per point\n" + table;
-}
+  const std::string& text() const { return text_; }
 
-std::string no_solution(const batch_request& request) {
-  return "no solution exists for n=" + std::to_string(request.n) + "; no runs made";
-}
-
-/// Refuses (exit 3) a batch that would not fit in memory, then picks its backend; its note
-/// says why --device auto took the CPU.
-engine::batch_job prepare(const batch_request& request) {
-  return engine::batch_job(request.n, request.algorithm, request.device,
-                           batch_threads(request.batch));
-}
-
-/// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text.
-void run_request(const batch_request& request, batch_backend& backend, runs_csv_writer* csv,
-                 nlohmann::ordered_json& records, std::string& text) {
-  if (!request.sweep.empty()) return run_sweep(request, backend, records, text);
-  const batch_outcome outcome = run_one(request, request.algorithm, request.batch, backend, csv);
-  records = record_of(request, request.algorithm, request.batch, outcome, backend);
-  text = batch_summary(request.n, request.algorithm, outcome.stats, backend);
-  if (!outcome.parts.empty())
-    text += "  shared by " + std::to_string(outcome.parts.size()) + " MPI ranks (" +
-            std::to_string(outcome.stats.threads) + " threads in all)\n";
-}
-
-/// Under mpirun, a rank other than 0: runs its share of every batch; rank 0 writes the output.
-int run_batch_as_rank(const batch_request& request, batch_backend& backend,
-                      cluster::channel& world) {
-  cluster::start_together(world);  // every rank ready, rank 0's outputs open: or none starts
-  try {
-    nlohmann::ordered_json records;
-    std::string text;
-    run_request(request, backend, nullptr, records, text);
-  } catch (const std::exception& e) {
-    abort_ranks("nqueens batch", world, e);  // rank 0 waits for this rank's share
+ private:
+  template <class Value>
+  static std::string cell(const char* format, Value value) {
+    char text[32];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
   }
-  return exit_ok;
+  bool echo_;
+  std::string text_;
+};
+
+/// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text;
+/// the runs of the last batch (or point), for the interrupted line.
+struct batch_result {
+  std::string json, text, note;
+  std::uint64_t runs = 0;
+  bool interrupted = false;
+};
+
+batch_result run_request(const batch_command& command, const batch_request& job,
+                         std::optional<batch_progress>& progress) {
+  batch_result out;
+  if (command.sweep.empty()) {
+    const batch_report report = nq::run(job);
+    out.json = to_json(report) + "\n";
+    out.text = batch_summary(report);
+    if (!report.by_rank.empty())
+      out.text += "  shared by " + std::to_string(report.by_rank.size()) + " MPI ranks (" +
+                  std::to_string(report.stats.threads) + " threads in all)\n";
+    out.runs = report.stats.runs;
+    out.interrupted = report.stats.interrupted;
+    out.note = report.note;
+    return out;
+  }
+  sweep_table table(command, !command.quiet && stderr_is_terminal() &&
+                                 (command.json || !command.output.empty()));
+  sweep_request sweep{job, command.sweep,
+                      [&](const std::vector<std::string>& values, const batch_report& report) {
+                        if (progress) progress->finish();  // each point's own line
+                        table.add(values, report.stats);
+                      }};
+  const sweep_report report = nq::run(sweep);
+  out.json = to_json(report, 2) + "\n";
+  out.text = std::string(algorithm_name(job.algorithm.algorithm)) + " on n=" +
+             std::to_string(job.n) + ", " + std::to_string(job.settings.runs) +
+             " runs per point\n" + table.text();
+  out.note = report.note;
+  if (!report.points.empty()) {
+    out.runs = report.points.back().report.stats.runs;
+    out.interrupted = report.points.back().report.stats.interrupted;
+  }
+  return out;
 }
 
 }  // namespace
 
 int run_batch_command(int argc, char** argv) {
-  batch_request request = parse_request(argc, argv);
-  cluster::channel* world = cluster::process_world();
-  const bool leader = !world || world->rank() == 0;
-  request.quiet = request.quiet || !leader;  // one progress line and one note, rank 0's
+  batch_command command = parse_request(argc, argv);
+  batch_request& job = command.job;
+  job.ranks = process_ranks();
+  const bool leader = job.ranks.leader();
+  command.quiet = command.quiet || !leader;  // one progress line and one note, rank 0's
   if (leader)
     refuse_shared_outputs(
-        {{"-o", request.output.empty() ? "-" : request.output}, {"--runs-csv", request.runs_csv}});
-  if (!solution_exists(request.n)) {
-    if (leader) std::fprintf(stderr, "nqueens batch: %s\n", no_solution(request).c_str());
+        {{"-o", command.output.empty() ? "-" : command.output}, {"--runs-csv", command.runs_csv}});
+  if (!solution_exists(job.n)) {
+    if (leader)
+      std::fprintf(stderr, "nqueens batch: no solution exists for n=%s; no runs made\n",
+                   std::to_string(job.n).c_str());
     return exit_unsolved;
   }
-  engine::batch_job job = prepare(request);
-  batch_backend* const backend = &job.backend();
-  const std::string& note = job.note();
   // Ctrl-C or a polite kill stops the batch: the runs it cut short are dropped, and the report
-  // (and --runs-csv) describe runs 0..k-1, all finished, written whole. Set before the outputs
-  // open, so that a signal that comes once their temporaries exist stops the batch.
-  batch_request stoppable = request;
-  stoppable.batch.limits.stop = &interrupted;
+  // (and --runs-csv) describe runs 0..k-1, all finished, written whole. Raised before the
+  // outputs open, so that a signal that comes once their temporaries exist stops the batch.
+  job.stop.flag = &interrupted;
   stop_on_signal(&interrupted);
   // From the end of the outputs on (or an error), a signal ends the process again.
   struct signal_ends_process {
     ~signal_ends_process() { remove_temp_files_on_signal(); }
   };
   std::optional<signal_ends_process> restore(std::in_place);
-  if (!leader) return run_batch_as_rank(stoppable, *backend, *world);
-  std::optional<output_target> output(std::in_place, request.output);
+  // The outputs open once the engine has checked the batch and chosen its backend (refusing,
+  // exit 3, one that would not fit in memory); rank 0 alone writes them.
+  std::optional<output_target> output;
   std::optional<runs_csv_writer> csv;
-  if (!request.runs_csv.empty()) csv.emplace(request.runs_csv);
-  if (world) cluster::start_together(*world);
-  nlohmann::ordered_json records;
-  std::string text;
-  if (!world) {
-    run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
-  } else {
-    try {
-      run_request(stoppable, *backend, csv ? &*csv : nullptr, records, text);
-    } catch (const std::exception& e) {
-      output.reset();  // their temporaries removed: MPI_Abort runs no destructor
-      csv.reset();
-      abort_ranks("nqueens batch", *world, e);  // the other ranks wait for rank 0's verdicts
-    }
+  job.ready = [&] {
+    if (!leader) return;
+    output.emplace(command.output);
+    if (!command.runs_csv.empty()) csv.emplace(command.runs_csv);
+  };
+  job.ranks.abort = [&](const std::exception& e) {
+    output.reset();  // their temporaries removed: the abort runs no destructor
+    csv.reset();
+    abort_ranks("nqueens batch", job.ranks, e);
+  };
+  // Every rank's records reach rank 0's file, in run order; the other ranks send theirs.
+  if (!command.runs_csv.empty())
+    job.settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
+      if (csv) csv->write(first, runs);
+    };
+  std::optional<batch_progress> progress;
+  if (!command.quiet && stderr_is_terminal()) {
+    progress.emplace(job.settings.runs, true);
+    job.settings.progress = [&](std::uint64_t done, double seconds) {
+      progress->update(done, seconds);
+    };
   }
+  const batch_result result = run_request(command, job, progress);
+  if (progress) progress->finish();
+  if (!leader) return exit_ok;  // rank 0 writes the output
   // A signal while the report is written lets it finish whole (then exit 130, below); a
   // second one ends the process, the temporaries removed and the old files kept.
-  output->sink().write(!request.json        ? text
-                       : records.is_array() ? records.dump(2) + "\n"
-                                            : records.dump() + "\n");
+  output->sink().write(command.json ? result.json : result.text);
   if (csv) csv->commit();
   output->commit();
   restore.reset();
   // Said once the report is written: a failure to write it is the one line a refusal makes.
-  if (!note.empty() && !request.quiet) std::fprintf(stderr, "nqueens batch: %s\n", note.c_str());
+  if (!result.note.empty() && !command.quiet)
+    std::fprintf(stderr, "nqueens batch: %s\n", result.note.c_str());
   if (interrupted.load()) {
-    const nlohmann::ordered_json& last = records.is_array() ? records.back() : records;
-    const auto runs = last["runs"].get<std::uint64_t>();
-    const std::string covered =
-        !last.value("interrupted", false) ? "every run had finished"
-        : runs == 0                       ? "none to describe"
-                    : "the statistics describe runs 0 to " + std::to_string(runs - 1);
+    const std::string covered = !result.interrupted ? "every run had finished"
+                                : result.runs == 0  ? "none to describe"
+                                : "the statistics describe runs 0 to " +
+                                      std::to_string(result.runs - 1);
     std::fprintf(stderr, "nqueens batch: interrupted after %s that finished: %s\n",
-                 count_of(runs, "run").c_str(), covered.c_str());
+                 count_of(result.runs, "run").c_str(), covered.c_str());
     return exit_interrupted;
   }
   return exit_ok;

@@ -15,12 +15,12 @@ std::string format(const char* pattern, auto... values) {
 
 }  // namespace
 
-std::string batch_summary(index_t n, const local_search_settings& algorithm,
-                          const batch_stats& stats, const batch_backend& backend) {
-  const auto name = algorithm_name(algorithm.algorithm);
+std::string batch_summary(const batch_report& report) {
+  const batch_stats& stats = report.stats;
+  const auto name = algorithm_name(report.algorithm.algorithm);
   std::string text =
       format("%.*s on n=%llu: %s, %llu solved (%.2f%%, 95%% CI %.2f-%.2f%%)\n",
-             static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(n),
+             static_cast<int>(name.size()), name.data(), static_cast<unsigned long long>(report.n),
              count_of(stats.runs, "run").c_str(), static_cast<unsigned long long>(stats.solved),
              100 * stats.success_rate, 100 * stats.success_low, 100 * stats.success_high);
   const auto steps = [](const char* label, const step_summary& s) {
@@ -38,16 +38,16 @@ std::string batch_summary(index_t n, const local_search_settings& algorithm,
   if (stats.restarts)
     text += format("  restarts: %llu (%.2f per run)\n",
                    static_cast<unsigned long long>(stats.restarts), stats.mean_restarts);
-  if (backend.device() == "cpu") {
+  if (report.device == "cpu") {
     text += format("  %.3f s, %.4g runs/s on %u CPU thread%s\n", stats.seconds,
                    stats.runs_per_second, stats.threads, stats.threads == 1 ? "" : "s");
   } else {
-    const std::string layout = backend.layout(algorithm, n, stats.runs);
+    const std::string& layout = report.layout;
     const char* shape = layout == "whole_grid"      ? ", the whole grid on each run"
                         : layout == "block_per_run" ? ", one block per run"
                                                     : "";
     text += format("  %.3f s, %.4g runs/s on %s (%u SMs%s)\n", stats.seconds, stats.runs_per_second,
-                   backend.device_name().c_str(), stats.threads, shape);
+                   report.device_name.c_str(), stats.threads, shape);
   }
   return text;
 }

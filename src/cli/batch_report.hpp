@@ -1,17 +1,15 @@
 #pragma once
 // How a batch is described to a person: its summary and its progress line, shared by `batch`,
-// its sweeps and the shell (its JSON record is the engine's, engine/batch_job.hpp).
+// its sweeps and the shell (its JSON record is the engine's, nq::to_json).
 
-#include <nlohmann/json.hpp>
 #include <string>
 
-#include "nqueens/batch.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nq::cli {
 
 /// A few lines a person reads.
-std::string batch_summary(index_t n, const local_search_settings& algorithm,
-                          const batch_stats& stats, const batch_backend& backend);
+std::string batch_summary(const batch_report& report);
 
 /// A progress line on stderr, shown on a terminal once a batch has run for a second.
 class batch_progress {

@@ -174,15 +174,14 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-void abort_ranks(const std::string& who, cluster::channel& world, const std::exception& error) {
-  std::fprintf(stderr, "%s: rank %d: %s\n", who.c_str(), world.rank(),
+void abort_ranks(const std::string& who, const rank_share& ranks, const std::exception& error) {
+  std::fprintf(stderr, "%s: rank %d: %s\n", who.c_str(), ranks.rank(),
                printable(error.what(), 4096).c_str());
   std::fflush(stderr);
-  world.abort_all(dynamic_cast<const usage_error*>(&error)      ? exit_usage
+  nq::abort_ranks(ranks, dynamic_cast<const usage_error*>(&error)      ? exit_usage
                   : dynamic_cast<const resource_error*>(&error) ? exit_resource
                   : dynamic_cast<const std::bad_alloc*>(&error) ? exit_resource
                                                                 : exit_internal);
-  std::abort();  // not reached: a virtual call does not carry [[noreturn]] for the compiler
 }
 
 void progress_line::update(const solve_progress& progress) {

@@ -15,7 +15,7 @@
 #include "core/atomic_file.hpp"
 #include "core/board_io.hpp"
 #include "core/whole_number.hpp"
-#include "cluster/channel.hpp"
+#include "nqueens/ranks.hpp"
 #include "nqueens/solver.hpp"
 
 namespace nq::cli {
@@ -74,7 +74,7 @@ bool stderr_is_terminal();
 
 /// @brief Under mpirun, a failure while other ranks wait on this one: says so on stderr, with
 /// the rank, and ends every rank with the exit code `error` maps to (as main() would).
-[[noreturn]] void abort_ranks(const std::string& who, cluster::channel& world,
+[[noreturn]] void abort_ranks(const std::string& who, const rank_share& ranks,
                               const std::exception& error);
 
 /// A one-line progress display on stderr, shown only on a terminal and after the first second.

@@ -15,17 +15,10 @@
 #include "cli/commands.hpp"
 #include "core/board_io.hpp"
 #include "core/temp_files.hpp"
-#include "cluster/channel.hpp"
-#include "cluster/start_gate.hpp"
+#include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/ranks.hpp"
 
-#if NQ_WITH_MPI
-#include "mpi/mpi_world.hpp"
-#endif
-
-#if NQ_WITH_CUDA
-#include "kernels/gpu.hpp"
-#endif
 
 namespace {
 
@@ -50,42 +43,22 @@ Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad 
 130 interrupted (count: resumable; solve: the board it holds is written).
 )";
 
-void print_version() {
-  std::printf("nqueens %s (%s build", NQ_VERSION, NQ_BUILD_TYPE);
-#if NQ_WITH_CUDA
-  const int devices = nq::gpu::device_count();
-  std::printf(", CUDA backend for sm_%s, %d device%s visible", NQ_CUDA_ARCHS, devices,
-              devices == 1 ? "" : "s");
-  for (int d = 0; d < devices; ++d) {
-    const nq::gpu::device_facts facts = nq::gpu::facts(d);
-    if (d == 0)
-      std::printf(" (CUDA runtime %d.%d, driver %d.%d)", facts.runtime / 1000,
-                  facts.runtime % 1000 / 10, facts.driver / 1000, facts.driver % 1000 / 10);
-    std::printf("%s gpu%d %s, compute capability %d.%d", d == 0 ? ":" : ";", d,
-                facts.name.c_str(), facts.major, facts.minor);
-  }
-  std::printf(")\n");
-#else
-  std::printf(", CPU only: built without CUDA)\n");
-#endif
-}
-
 int dispatch(int argc, char** argv) {
   const std::string_view command = argv[1];
   // Under mpirun, rank 0 alone prints.
-  const nq::cluster::channel* world = nq::cluster::process_world();
-  const bool leader = !world || world->rank() == 0;
+  const nq::rank_share ranks = nq::process_ranks();
+  const bool leader = ranks.leader();
   if (command == "-h" || command == "--help" || command == "help") {
     if (leader) std::fputs(usage, stdout);
     return nq::cli::exit_ok;
   }
   if (command == "--version" || command == "version") {
-    if (leader) print_version();
+    if (leader) std::printf("%s\n", nq::version_line().c_str());
     return nq::cli::exit_ok;
   }
   // Under mpirun with several ranks, only count and batch share their work; anything else would
   // run once per rank.
-  if (world && world->size() > 1 && command != "count" && command != "batch")
+  if (ranks.shared() && command != "count" && command != "batch")
     throw nq::usage_error("under mpirun only count and batch share their work across ranks; run " +
                           std::string(command) + " without mpirun");
   if (command == "solve") return nq::cli::run_solve(argc - 1, argv + 1);
@@ -159,44 +132,43 @@ int main(int argc, char** argv) {
   int code = nq::cli::exit_ok;
 #if NQ_WITH_MPI
   // Only when mpirun (or mpiexec) started this process: a plain run never initialises MPI.
-  std::optional<nq::mpi::world> mpi;
+  std::optional<nq::rank_world> mpi;
   try {
-    if (nq::mpi::launched()) mpi.emplace(argc, argv);
+    if (nq::launched_by_mpirun()) mpi.emplace(argc, argv);
   } catch (const nq::resource_error& e) {
     say(0, e.what());
     return nq::cli::exit_resource;
   }
 #endif
   // Under mpirun with several ranks, every rank meets the others at the start gate
-  // (cluster/start_gate.hpp) before any waits for another: a command passes it once its rank is
+  // (nqueens/ranks.hpp) before any waits for another: the engine passes it once a rank is
   // ready, and here it is passed for a rank that failed, or ended, before that. Rank 0 alone
   // then says what failed, once, for whichever rank it was.
-  nq::cluster::channel* world = nq::cluster::process_world();
-  const bool shared = world && world->size() > 1;
-  const bool leader = !world || world->rank() == 0;
+  const nq::rank_share ranks = nq::process_ranks();
+  const bool shared = ranks.shared();
+  const bool leader = ranks.leader();
   const auto meet = [&](int error, const std::string& what) -> int {
     try {
-      const nq::cluster::start_verdict verdict = nq::cluster::pass_start_gate(*world, error, what);
+      const nq::start_verdict verdict = nq::meet_ranks_at_start(ranks, error, what);
       if (leader && verdict.code) say(verdict.rank, verdict.what);
       return verdict.code;
     } catch (const std::exception& e) {
-      say(world->rank(), e.what());
+      say(ranks.rank(), e.what());
       std::fflush(stderr);
-      world->abort_all(nq::cli::exit_internal);
+      nq::abort_ranks(ranks, nq::cli::exit_internal);
     }
-    return nq::cli::exit_internal;  // not reached: abort_all ends the process
   };
   const auto fail = [&](const std::string& what, int error) -> int {
     if (!shared) {
       say(0, what);
       return error;
     }
-    if (!nq::cluster::start_gate_passed()) return meet(error, what);
-    say(world->rank(), what);
+    if (!nq::start_gate_passed()) return meet(error, what);
+    say(ranks.rank(), what);
     // Past the gate, the other ranks may be waiting for this one; rank 0's commands end them.
     if (!leader) {
       std::fflush(stderr);
-      world->abort_all(error);
+      nq::abort_ranks(ranks, error);
     }
     return error;
   };
@@ -204,7 +176,7 @@ int main(int argc, char** argv) {
     code = dispatch(argc, argv);
   } catch (const nq::cli::help_requested& help) {
     if (leader) code = print_help(who, help.text);
-  } catch (const nq::cluster::other_rank_failed& e) {
+  } catch (const nq::other_rank_failed& e) {
     code = e.verdict().code;
     if (leader) say(e.verdict().rank, e.verdict().what);
   } catch (const nq::usage_error& e) {
@@ -217,7 +189,7 @@ int main(int argc, char** argv) {
     code = fail(std::string("internal error: ") + e.what(), nq::cli::exit_internal);
   }
   // A rank that ended without reaching the gate (help, no solution) still meets the others.
-  if (shared && !nq::cluster::start_gate_passed())
+  if (shared && !nq::start_gate_passed())
     if (const int verdict = meet(0, ""); verdict) code = verdict;
   return finish_output(who, code);
 }

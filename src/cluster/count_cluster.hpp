@@ -27,6 +27,7 @@
 
 #include "cluster/channel.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nq::cluster {
 
@@ -39,19 +40,8 @@ struct rank_engines {
   std::string simd = "auto";  ///< the CPU threads' frame kernels
 };
 
-/// @brief What one rank did in a count.
-struct rank_report {
-  int rank = 0;
-  unsigned threads = 0;
-  unsigned gpus = 0;
-  std::uint64_t subproblems = 0;   ///< frames it finished in this run
-  std::uint64_t solutions = 0;     ///< what they contributed
-  double busy_seconds = 0.0;       ///< counting, per thread or GPU
-  double idle_at_end_seconds = 0;  ///< from each one's last frame to the end, per thread or GPU
-  std::uint64_t messages_sent = 0;
-  std::uint64_t bytes_sent = 0;
-  bool answered = true;  ///< false: it did not answer the end in time (lost?)
-};
+/// @brief What one rank did in a count (nqueens/engine.hpp).
+using rank_report = nq::count_rank;
 
 /// @brief The GPUs of `gpus` (a machine's, in order) that the rank `local_rank` of the
 /// `local_size` ranks on that machine counts on: every local_size-th one from its own place, so

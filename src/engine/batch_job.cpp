@@ -2,11 +2,16 @@
 
 #include "engine/batch_job.hpp"
 
+#include <algorithm>
 #include <atomic>
+
+#include "cluster/start_gate.hpp"
 
 #include "engine/device_choice.hpp"
 #include "engine/local_parameters.hpp"
+#include "engine/rank_work.hpp"
 #include "engine/stop_bridge.hpp"
+#include "engine/sweep.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
@@ -82,26 +87,93 @@ nlohmann::ordered_json batch_json(const batch_report& report) {
   nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
   for (const auto& [name, value] : report.parameters) parameters[name] = value;
   r["parameters"] = parameters;
+  if (report.by_rank.empty()) return r;
+  r["ranks"] = report.by_rank.size();
+  nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
+  for (std::size_t rank = 0; rank < report.by_rank.size(); ++rank) {
+    const batch_rank& part = report.by_rank[rank];
+    nlohmann::ordered_json entry;
+    entry["rank"] = rank;
+    entry["runs"] = part.runs;
+    entry["seconds"] = part.seconds;
+    entry["runs_per_second"] = static_cast<double>(part.runs) / std::max(part.seconds, 1e-9);
+    entry["threads"] = part.threads;
+    by_rank.push_back(std::move(entry));
+  }
+  r["by_rank"] = std::move(by_rank);
   return r;
 }
 
 }  // namespace engine
 
-batch_report run(const batch_request& request) {
+namespace {
+
+/// The checks of a batch (and a sweep) before any work, its backend, the face's outputs opened
+/// and, under mpirun, every rank ready (or none starts).
+engine::batch_job prepare(const batch_request& request) {
   if (!solution_exists(request.n))
     throw usage_error("no solution exists for n=" + std::to_string(request.n) + "; no runs made");
   engine::check_local_size(request.algorithm.algorithm, request.n);
+  engine::batch_job job(request.n, request.algorithm, request.device,
+                        batch_threads(request.settings));
+  if (request.ready) request.ready();
+  if (request.ranks.world) cluster::start_together(*request.ranks.world);
+  return job;
+}
+
+/// One point: its runs where the request says, and its report.
+batch_report run_point(const batch_request& request, const local_search_settings& algorithm,
+                       batch_settings settings, engine::batch_job& job, bool& stopped) {
+  const engine::batch_outcome outcome = engine::shared_work(request.ranks, [&] {
+    return engine::run_where(request, algorithm, settings, job.backend());
+  });
+  batch_report report =
+      engine::batch_report_of(request.n, algorithm, settings, outcome.stats, job.backend());
+  report.by_rank = outcome.by_rank;
+  report.note = job.note();
+  stopped = outcome.stopped;
+  return report;
+}
+
+}  // namespace
+
+batch_report run(const batch_request& request) {
+  engine::batch_job job = prepare(request);
   batch_settings settings = request.settings;
   const engine::stop_bridge stop(request.stop);
   if (stop.given()) settings.limits.stop = stop.given();
-  engine::batch_job job(request.n, request.algorithm, request.device, batch_threads(settings));
-  const batch_stats stats = run_batch(request.n, request.algorithm, settings, job.backend());
-  batch_report report =
-      engine::batch_report_of(request.n, request.algorithm, settings, stats, job.backend());
+  bool stopped = false;
+  return run_point(request, request.algorithm, settings, job, stopped);
+}
+
+sweep_report run(const sweep_request& request) {
+  const batch_request& batch = request.batch;
+  engine::batch_job job = prepare(batch);
+  const engine::stop_bridge stop(batch.stop);
+  sweep_report report;
   report.note = job.note();
+  for (const auto& point : engine::grid_points(request.axes)) {
+    local_search_settings algorithm = batch.algorithm;
+    batch_settings settings = batch.settings;
+    if (stop.given()) settings.limits.stop = stop.given();
+    for (std::size_t i = 0; i < point.size(); ++i)
+      engine::set_sweep_value(algorithm, settings.limits, batch.n, request.axes[i].name, point[i]);
+    bool stopped = false;
+    report.points.push_back({point, run_point(batch, algorithm, settings, job, stopped)});
+    if (request.on_point && batch.ranks.leader())
+      request.on_point(point, report.points.back().report);
+    if (stopped) break;
+  }
   return report;
 }
 
 std::string to_json(const batch_report& report) { return engine::batch_json(report).dump(); }
+
+std::string to_json(const sweep_report& report, int indent) {
+  nlohmann::ordered_json records = nlohmann::ordered_json::array();
+  for (const sweep_point& point : report.points)
+    records.push_back(engine::batch_json(point.report));
+  return records.dump(indent);
+}
 
 }  // namespace nq

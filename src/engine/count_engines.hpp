@@ -1,6 +1,6 @@
 #pragma once
-// The count's engines as the command's cluster mode also needs them (not public): the GPUs a
-// request takes, a frame counter on each, and the record before the ranks' fields are added.
+// The count's engines (not public): the GPUs a request takes, a frame counter on each, the count
+// shared by ranks, and the record.
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -41,7 +41,15 @@ class gpu_engines {
 /// `stop` (the request's token raises it too) to end early.
 count_report count_on(const count_request& request, const gpu_engines& gpus);
 
-/// The record to_json prints, as JSON, for the command to add the ranks' fields to.
+/// The record to_json prints, as JSON (with the ranks' fields under mpirun).
 nlohmann::ordered_json count_json(const count_report& report);
+
+/// Under mpirun (request.ranks.world): this rank's part of the count (count_ranks.cpp); on rank
+/// 0 the whole, with by_rank.
+count_report count_with_ranks(const count_request& request);
+
+/// The ranks' fields of rank 0's record: every rank's threads, by_rank in place of the one
+/// machine's devices.
+void add_rank_fields(const count_report& report, nlohmann::ordered_json& record);
 
 }  // namespace nq::engine

@@ -166,12 +166,19 @@ nlohmann::ordered_json count_json(const count_report& report) {
   if (report.device == "all") record["subproblems_on_cpu"] = result.by_cpu;
   record["subproblems"] = result.subproblems;
   record["resumed_subproblems"] = result.resumed;
+  if (!report.by_rank.empty()) add_rank_fields(report, record);
   return record;
 }
 
 }  // namespace engine
 
 count_report run(const count_request& request) {
+  if (request.ranks.world) {
+    check_count_size(request.n);
+    return engine::count_with_ranks(request);
+  }
+  // Alone, the face's outputs open first, as they did before the engine checked anything.
+  if (request.ready) request.ready();
   check_count_size(request.n);
   std::vector<int> gpus = engine::choose_gpus(request);
   const engine::gpu_engines engines(request.n, gpus);

@@ -72,6 +72,29 @@ int gpu_count() {
 #endif
 }
 
+std::string version_line() {
+  std::string line = std::string("nqueens ") + NQ_VERSION + " (" + NQ_BUILD_TYPE + " build";
+#if NQ_WITH_CUDA
+  const int devices = gpu::device_count();
+  line += std::string(", CUDA backend for sm_") + NQ_CUDA_ARCHS + ", " +
+          std::to_string(devices) + " device" + (devices == 1 ? "" : "s") + " visible";
+  const auto version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  };
+  for (int d = 0; d < devices; ++d) {
+    const gpu::device_facts facts = gpu::facts(d);
+    if (d == 0)
+      line += " (CUDA runtime " + version(facts.runtime) + ", driver " + version(facts.driver) + ")";
+    line += std::string(d == 0 ? ":" : ";") + " gpu" + std::to_string(d) + " " + facts.name +
+            ", compute capability " + std::to_string(facts.major) + "." +
+            std::to_string(facts.minor);
+  }
+  return line + ")";
+#else
+  return line + ", CPU only: built without CUDA)";
+#endif
+}
+
 namespace engine {
 
 void describe_machine(bench_report& report) {

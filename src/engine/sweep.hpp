@@ -1,20 +1,13 @@
 #pragma once
-// A sweep: one batch per point of a grid of settings ("p=0.05:0.30:0.05,q=1:4"), each point's
-// values set by name as the command line sets them (not public yet: the command's and, next,
-// the Python module's sweeps use it).
+// A sweep's grid ("p=0.05:0.30:0.05,q=1:4"): its axes read, and each point's values set by name
+// as the command line sets them (not public: run(sweep_request) walks it).
 
 #include <string>
 #include <vector>
 
-#include "nqueens/local_search.hpp"
+#include "nqueens/engine.hpp"
 
 namespace nq::engine {
-
-/// One swept setting and the values it takes, as text the settings' table reads.
-struct sweep_axis {
-  std::string name;
-  std::vector<std::string> values;
-};
 
 /// "p=0.05:0.30:0.05,q=1:4": name=value, or name=first:last[:step] (step 1 by default). Values
 /// of q may be shares of n ("q=10%:30%:5%"); they keep their "%" until the point is set. At

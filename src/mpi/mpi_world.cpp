@@ -11,6 +11,7 @@
 #include <string>
 
 #include "nqueens/error.hpp"
+#include "nqueens/ranks.hpp"
 
 namespace nq::mpi {
 namespace {
@@ -82,11 +83,7 @@ class mpi_channel final : public cluster::channel {
 
 }  // namespace
 
-bool launched() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
-    if (std::getenv(name)) return true;
-  return false;
-}
+bool launched() { return launched_by_mpirun(); }
 
 world::world(int& argc, char**& argv) {
   int provided = 0;
@@ -111,3 +108,16 @@ world::~world() {
 }
 
 }  // namespace nq::mpi
+
+namespace nq {
+
+struct rank_world::state {
+  state(int& argc, char**& argv) : world(argc, argv) {}
+  mpi::world world;
+};
+
+rank_world::rank_world(int& argc, char**& argv) : state_(std::make_unique<state>(argc, argv)) {}
+
+rank_world::~rank_world() = default;
+
+}  // namespace nq

@@ -254,25 +254,12 @@ py::object batch_records(keyword_settings& line, const py::kwargs& settings, con
   line.settings(settings, {"threads", "max-steps", "time-limit"}, function);
   const engine::named_settings given = line.named();
   const batch_request request = engine::batch_request_from(given, grid.has_value());
-  const std::vector<engine::sweep_axis> axes =
-      grid ? engine::sweep_from(*grid, given, request) : std::vector<engine::sweep_axis>{};
+  const std::vector<sweep_axis> axes =
+      grid ? engine::sweep_from(*grid, given, request) : std::vector<sweep_axis>{};
   const auto records = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
-    if (!grid) {
-      batch_request one = request;
-      one.stop = stop;
-      return nlohmann::ordered_json::parse(to_json(run(one)));
-    }
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const auto& point : engine::grid_points(axes)) {
-      batch_request at = request;
-      at.stop = stop;
-      for (std::size_t i = 0; i < point.size(); ++i)
-        engine::set_sweep_value(at.algorithm, at.settings.limits, at.n, axes[i].name, point[i]);
-      const batch_report report = run(at);
-      rows.push_back(nlohmann::ordered_json::parse(to_json(report)));
-      if (report.stats.interrupted || stop.flag->load()) break;
-    }
-    return rows;
+    sweep_request sweep{request, axes, nullptr};
+    sweep.batch.stop = stop;
+    return nlohmann::ordered_json::parse(grid ? to_json(run(sweep)) : to_json(run(sweep.batch)));
   });
   return to_python(records);
 }

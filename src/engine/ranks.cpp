@@ -1,0 +1,40 @@
+// The ranks as the faces see them (nqueens/ranks.hpp), over the cluster's channel and gate.
+
+#include "nqueens/ranks.hpp"
+
+#include <cstdlib>
+
+#include "cluster/channel.hpp"
+#include "cluster/start_gate.hpp"
+
+namespace nq {
+
+bool launched_by_mpirun() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
+    if (std::getenv(name)) return true;
+  return false;
+}
+
+int rank_share::rank() const { return world ? world->rank() : 0; }
+
+int rank_share::size() const { return world ? world->size() : 1; }
+
+rank_share process_ranks() {
+  rank_share ranks;
+  ranks.world = cluster::process_world();
+  return ranks;
+}
+
+start_verdict meet_ranks_at_start(const rank_share& ranks, int code, const std::string& what) {
+  if (!ranks.world) return start_verdict{code, 0, what};
+  return cluster::pass_start_gate(*ranks.world, code, what);
+}
+
+bool start_gate_passed() { return cluster::start_gate_passed(); }
+
+void abort_ranks(const rank_share& ranks, int code) {
+  if (ranks.world) ranks.world->abort_all(code);
+  std::abort();
+}
+
+}  // namespace nq
