@@ -12,7 +12,7 @@
 #include "cli/local_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/temp_files.hpp"
-#include "engine/named_settings.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"

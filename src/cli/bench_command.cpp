@@ -6,7 +6,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/temp_files.hpp"
-#include "engine/named_settings.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/error.hpp"
 

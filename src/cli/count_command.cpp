@@ -10,7 +10,7 @@
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "core/temp_files.hpp"
-#include "engine/named_settings.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The options of the local-search algorithms (--sideways, --p, --cooling, ...), shared by
-// solve, batch and the shell: the engine's table of settings (engine/local_parameters.hpp)
+// solve, batch and the shell: the engine's table of settings (nqueens/settings.hpp)
 // as command-line options.
 
 #include <cxxopts.hpp>
@@ -11,8 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/local_parameters.hpp"
-#include "engine/named_settings.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/local_search.hpp"
 
 namespace nq::cli {
@@ -53,13 +52,5 @@ void read_generations(const cxxopts::ParseResult& args, search_limits& limits);
 
 /// Rejects algorithm options given to an algorithm outside the local-search family.
 void reject_local_options(const cxxopts::ParseResult& args, const std::string& algorithm);
-
-// The settings' table and checks, the engine's (engine/local_parameters.hpp).
-using engine::check_local_floors;
-using engine::check_local_memory;
-using engine::check_local_size;
-using engine::local_memory_bytes;
-using engine::local_parameters;
-using engine::set_local_parameter;
 
 }  // namespace nq::cli

@@ -5,7 +5,7 @@
 #include "cli/solve_request.hpp"
 #include "cli/trace_writer.hpp"
 #include "core/temp_files.hpp"
-#include "engine/solve_job.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/construction.hpp"
 
 namespace nq::cli {

@@ -7,7 +7,7 @@
 
 #include "cli/local_options.hpp"
 #include "cli/solve_request.hpp"
-#include "engine/solve_job.hpp"
+#include "nqueens/settings.hpp"
 
 namespace nq::cli::solve {
 namespace {

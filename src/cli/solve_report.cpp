@@ -2,10 +2,9 @@
 // the boards, and why an unsolved run stopped (the engine's phrase, with a hint).
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "cli/solve_request.hpp"
-#include "engine/solve_job.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/construction.hpp"
 
 namespace nq::cli::solve {
@@ -13,10 +12,8 @@ namespace {
 
 void write_json(byte_sink& out, const solve_report& report) {
   const solve_result& result = report.result;
-  const nlohmann::ordered_json record = engine::solve_json_head(report);
-  std::string head = record.dump();
-  head.pop_back();  // the rows follow, streamed: a board of 10^8 queens is no document tree
-  out.write(head);
+  // The rows follow, streamed: a board of 10^8 queens is no document tree.
+  out.write(engine::solve_json_head(report));
   out.write(",\"rows\":");
   if (result.queen_row.empty())
     out.write("null");

@@ -18,7 +18,7 @@ inline constexpr index_t max_cell_format_n = 10000;  // grid and matrix print n^
 enum class solve_format { summary, grid, matrix, positions, json, npy, raw };
 
 /// The command line's solve: the engine's request (its settings read by the engine's rules,
-/// engine/named_settings.hpp) and what the command does with the result.
+/// nqueens/settings.hpp) and what the command does with the result.
 struct solve_request {
   nq::solve_request job;  // the algorithm resolved; a local search's settings in job.local
   bool local = false;     // a local search

@@ -7,7 +7,7 @@
 
 #include "core/whole_number.hpp"
 #include "cpu/frame_engine.hpp"
-#include "engine/named_settings.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"

@@ -1,8 +1,7 @@
 #pragma once
-// The local-search algorithms' settings by name (sideways, p, cooling, ...): one table says
-// which algorithm reads which, how a value is checked and how it is read and set; the command
-// line, a sweep, the shell and the batch record all go through it. And what a run of one
-// holds in memory, checked before runs start.
+// The local-search algorithms' settings by name (sideways, p, cooling, ...), as the engine reads
+// and checks them (the table itself is public: nqueens/settings.hpp), and what a run of one
+// holds in memory, checked before runs start (not public).
 
 #include <cstdint>
 #include <span>
@@ -12,44 +11,9 @@
 #include <vector>
 
 #include "nqueens/local_search.hpp"
+#include "nqueens/settings.hpp"
 
 namespace nq::engine {
-
-/// Local algorithms as bits: the readers of a setting.
-using algorithm_set = std::uint32_t;
-constexpr algorithm_set algorithm_bit(local_algorithm a) { return 1u << static_cast<unsigned>(a); }
-
-enum class parameter_kind {
-  count,        // a whole number from `least` up
-  probability,  // [0, 1]
-  open_unit,    // (0, 1)
-  positive,     // > 0
-  non_negative  // >= 0
-};
-
-/// A numeric setting: its name, who reads it, its check, and how to get and set it.
-struct local_parameter {
-  const char* name;
-  const char* help;
-  algorithm_set readers;
-  parameter_kind check;
-  double least;  // for counts
-  double most;   // for counts
-  double (*get)(const local_search_settings&, index_t n);
-  void (*set)(local_search_settings&, double);
-  bool at_most_n = false;  // a count of queens: at most the board's n
-};
-
-/// A setting that is a word or a switch, with the algorithms that read it.
-struct word_option {
-  const char* name;
-  algorithm_set readers;
-  const char* help;
-  bool takes_value;  ///< false: a switch
-};
-
-std::span<const local_parameter> local_parameter_table();
-std::span<const word_option> local_word_options();
 
 /// The numeric setting `name`, or null.
 const local_parameter* find_local_parameter(std::string_view name);

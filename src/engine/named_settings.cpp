@@ -1,7 +1,8 @@
 // Settings by name into requests: the local search's settings, the step limit, a batch and a
 // sweep, with the command line's checks and messages (its options' names).
 
-#include "engine/named_settings.hpp"
+#include "engine/sweep.hpp"
+#include "nqueens/settings.hpp"
 
 #include <algorithm>
 #include <thread>

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/memory.hpp"
@@ -158,7 +159,8 @@ std::uint64_t check_solve_memory(const solve_request& request) {
   return need;
 }
 
-nlohmann::ordered_json solve_json_head(const solve_report& report) {
+/// Every field of to_json's record but the rows, in order.
+nlohmann::ordered_json solve_record_head(const solve_report& report) {
   const solve_result& result = report.result;
   nlohmann::ordered_json record;
   record["n"] = report.n;
@@ -191,6 +193,12 @@ nlohmann::ordered_json solve_json_head(const solve_report& report) {
     record["parameters"] = parameters;
   }
   return record;
+}
+
+std::string solve_json_head(const solve_report& report) {
+  std::string head = solve_record_head(report).dump();
+  head.pop_back();  // the closing brace: the rows follow
+  return head;
 }
 
 namespace {
@@ -318,7 +326,7 @@ solve_report run(const solve_request& request) {
 }
 
 std::string to_json(const solve_report& report) {
-  nlohmann::ordered_json record = engine::solve_json_head(report);
+  nlohmann::ordered_json record = engine::solve_record_head(report);
   if (report.result.queen_row.empty())
     record["rows"] = nullptr;
   else

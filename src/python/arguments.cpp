@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/local_parameters.hpp"
+#include "nqueens/settings.hpp"
 
 namespace py = pybind11;
 

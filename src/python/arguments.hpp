@@ -1,5 +1,5 @@
 #pragma once
-// Python arguments as settings by name (engine/named_settings.hpp): keyword settings become
+// Python arguments as settings by name (nqueens/settings.hpp): keyword settings become
 // the option they spell (underscores as dashes), so the engine reads them by the rules and
 // messages the command line's options meet.
 
@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "engine/named_settings.hpp"
+#include "nqueens/settings.hpp"
 
 namespace nq::python {
 
