@@ -125,6 +125,9 @@ count_report run(const count_request& request);
 /// @brief The JSON record of a count (nqueens count -f json), one line without the newline.
 std::string to_json(const count_report& report);
 
+/// @brief The count as a person reads it (nqueens count's line, with its newline).
+std::string to_text(const count_report& report);
+
 /// @brief What nqueens solve does: one board of n queens by one algorithm (any of
 /// `nqueens algorithms`), on the CPU or, for --chains, parallel and lattice, where `device` says.
 struct solve_request {
@@ -189,6 +192,9 @@ solve_report run(const solve_request& request);
 /// newline. For huge boards the command streams the rows instead.
 std::string to_json(const solve_report& report);
 
+/// @brief The solve as a person reads it (nqueens solve's summary line, with its newline).
+std::string to_text(const solve_report& report);
+
 /// @brief What nqueens batch does: many independent runs of one local search (run i from
 /// stream (seed, i)), and their statistics.
 struct batch_request {
@@ -241,6 +247,9 @@ batch_report run(const batch_request& request);
 /// @brief The JSON record of a batch (nqueens batch -f json), one line without the newline.
 std::string to_json(const batch_report& report);
 
+/// @brief The batch as a person reads it (nqueens batch's summary, a few lines).
+std::string to_text(const batch_report& report);
+
 /// @brief One swept setting and the values it takes, as text the settings' table reads.
 struct sweep_axis {
   std::string name;
@@ -264,6 +273,10 @@ struct sweep_point {
 
 /// @brief The points that ran, in grid order.
 struct sweep_report {
+  index_t n = 0;
+  local_algorithm algorithm = local_algorithm::hc;
+  std::uint64_t runs_per_point = 0;
+  std::vector<std::string> axes;  ///< the swept settings' names
   std::vector<sweep_point> points;
   std::string note;  ///< why `any` ran on the CPU
 };
@@ -274,6 +287,10 @@ sweep_report run(const sweep_request& request);
 /// @brief The JSON records of a sweep: an array of batch records, on one line, or indented by
 /// `indent` spaces a level.
 std::string to_json(const sweep_report& report, int indent = -1);
+
+/// @brief The sweep as a table, a row a point under a heading; and one point's row.
+std::string to_text(const sweep_report& report);
+std::string to_text(const sweep_point& point);
 
 /// @brief What nqueens solutions does: every solution of n queens (or the first `limit`) in
 /// lexicographic order.

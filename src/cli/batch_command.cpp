@@ -108,42 +108,6 @@ class runs_csv_writer {
   bool cut_ = false;
 };
 
-/// The sweep's table, a row a point (and each row on stderr as it comes, for a person watching
-/// while the table goes elsewhere).
-class sweep_table {
- public:
-  sweep_table(const batch_command& command, bool echo) : echo_(echo) {
-    for (const auto& axis : command.sweep) text_ += cell("%-10s ", axis.name.c_str());
-    text_ += "      runs    solved  success%  steps(solved)  steps(failed)     runs/s\n";
-  }
-  void add(const std::vector<std::string>& values, const batch_stats& stats) {
-    std::string row;
-    for (const auto& value : values) row += cell("%-10s ", value.c_str());
-    // A mean over no runs is "-", as the summary's "none" and JSON's null.
-    const auto mean = [](const step_summary& steps) {
-      return steps.runs == 0 ? std::string("             -") : cell("%14.2f", steps.mean);
-    };
-    char line[200];
-    std::snprintf(line, sizeof line, "%10llu %9llu %9.2f %s %s %10.4g\n",
-                  static_cast<unsigned long long>(stats.runs),
-                  static_cast<unsigned long long>(stats.solved), 100 * stats.success_rate,
-                  mean(stats.success).c_str(), mean(stats.failure).c_str(), stats.runs_per_second);
-    text_ += row + line;
-    if (echo_) std::fputs((row + line).c_str(), stderr);
-  }
-  const std::string& text() const { return text_; }
-
- private:
-  template <class Value>
-  static std::string cell(const char* format, Value value) {
-    char text[32];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-  }
-  bool echo_;
-  std::string text_;
-};
-
 /// The batch, or every point of its sweep: the JSON record (an array for a sweep) and the text;
 /// the runs of the last batch (or point), for the interrupted line.
 struct batch_result {
@@ -158,27 +122,23 @@ batch_result run_request(const batch_command& command, const batch_request& job,
   if (command.sweep.empty()) {
     const batch_report report = nq::run(job);
     out.json = to_json(report) + "\n";
-    out.text = batch_summary(report);
-    if (!report.by_rank.empty())
-      out.text += "  shared by " + std::to_string(report.by_rank.size()) + " MPI ranks (" +
-                  std::to_string(report.stats.threads) + " threads in all)\n";
+    out.text = to_text(report);
     out.runs = report.stats.runs;
     out.interrupted = report.stats.interrupted;
     out.note = report.note;
     return out;
   }
-  sweep_table table(command, !command.quiet && stderr_is_terminal() &&
-                                 (command.json || !command.output.empty()));
+  // Rows as they finish, for a person watching while the table goes elsewhere.
+  const bool echo =
+      !command.quiet && stderr_is_terminal() && (command.json || !command.output.empty());
   sweep_request sweep{job, command.sweep,
                       [&](const std::vector<std::string>& values, const batch_report& report) {
                         if (progress) progress->finish();  // each point's own line
-                        table.add(values, report.stats);
+                        if (echo) std::fputs(to_text(sweep_point{values, report}).c_str(), stderr);
                       }};
   const sweep_report report = nq::run(sweep);
   out.json = to_json(report, 2) + "\n";
-  out.text = std::string(algorithm_name(job.algorithm.algorithm)) + " on n=" +
-             std::to_string(job.n) + ", " + std::to_string(job.settings.runs) +
-             " runs per point\n" + table.text();
+  out.text = to_text(report);
   out.note = report.note;
   if (!report.points.empty()) {
     out.runs = report.points.back().report.stats.runs;

@@ -8,9 +8,6 @@
 
 namespace nq::cli {
 
-/// A few lines a person reads.
-std::string batch_summary(const batch_report& report);
-
 /// A progress line on stderr, shown on a terminal once a batch has run for a second.
 class batch_progress {
  public:

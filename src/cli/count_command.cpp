@@ -75,45 +75,6 @@ void show_progress(const count_progress& p, bool& shown) {
   shown = true;
 }
 
-/// "5 threads", "2 GPUs", or "4 threads and 2 GPUs": what the ranks counted with together.
-std::string rank_engines_text(const std::vector<count_rank>& ranks) {
-  std::uint64_t threads = 0, gpus = 0;
-  for (const auto& r : ranks) threads += r.threads, gpus += r.gpus;
-  const std::string t = count_of(threads, "thread"), g = count_of(gpus, "GPU");
-  return gpus == 0 ? t : threads == 0 ? g : t + " and " + g;
-}
-
-std::string text_line(const count_report& report) {
-  const count_result& result = report.result;
-  const std::vector<count_rank>& ranks = report.by_rank;
-  char line[256];
-  std::string text =
-      "n=" + std::to_string(report.n) + ": " + count_of(result.solutions, "solution");
-  if (report.unique) text += ", " + std::to_string(result.unique) + " unique";
-  if (!ranks.empty())
-    std::snprintf(line, sizeof line, " (%.3f s, %zu rank%s, %s in all, simd %s%s)\n",
-                  result.seconds, ranks.size(), ranks.size() == 1 ? "" : "s",
-                  rank_engines_text(ranks).c_str(), result.simd.c_str(),
-                  result.resumed ? ", resumed from the checkpoint" : "");
-  else if (report.device == "gpu")
-    std::snprintf(line, sizeof line, " (%.3f s, %.3f s in kernels on %s%s)\n", result.seconds,
-                  report.kernel_seconds, report.device_name.c_str(),
-                  result.resumed ? ", resumed from the checkpoint" : "");
-  else if (report.device == "all")
-    std::snprintf(line, sizeof line,
-                  " (%.3f s, %.3f s in kernels on %s, and %u CPU thread%s, simd %s, counting %llu "
-                  "of the subproblems%s)\n",
-                  result.seconds, report.kernel_seconds, report.device_name.c_str(), result.threads,
-                  result.threads == 1 ? "" : "s", result.simd.c_str(),
-                  static_cast<unsigned long long>(result.by_cpu),
-                  result.resumed ? ", resumed from the checkpoint" : "");
-  else
-    std::snprintf(line, sizeof line, " (%.3f s, %u thread%s, simd %s%s)\n", result.seconds,
-                  result.threads, result.threads == 1 ? "" : "s", result.simd.c_str(),
-                  result.resumed ? ", resumed from the checkpoint" : "");
-  return text + line;
-}
-
 }  // namespace
 
 int run_count(int argc, char** argv) {
@@ -162,7 +123,7 @@ int run_count(int argc, char** argv) {
   }
   // A signal while the result is written lets it finish whole (then exit 130); a second one
   // ends the process, the temporary removed and the old file kept.
-  output->sink().write(command.json ? to_json(report) + "\n" : text_line(report));
+  output->sink().write(command.json ? to_json(report) + "\n" : to_text(report));
   output->commit();
   remove_temp_files_on_signal();  // from here on, a signal ends the process
   if (interrupted.load()) {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "cli/solve_request.hpp"
+#include "cli/solve.hpp"
 #include "cli/trace_writer.hpp"
 #include "core/temp_files.hpp"
 #include "nqueens/settings.hpp"
@@ -14,7 +14,7 @@ namespace {
 using namespace solve;
 
 int solve_main(int argc, char** argv, shell_solve* shell) {
-  solve_request request = parse_request(argc, argv, shell && shell->trace_wanted);
+  solve_command request = parse_request(argc, argv, shell && shell->trace_wanted);
   request.shell = shell;
   if (shell) request.job.limits.stop = shell->stop;
   const bool exists = solution_exists(request.job.n);

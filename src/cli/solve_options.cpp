@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "cli/local_options.hpp"
-#include "cli/solve_request.hpp"
+#include "cli/solve.hpp"
 #include "nqueens/settings.hpp"
 
 namespace nq::cli::solve {
@@ -31,7 +31,7 @@ solve_format parse_solve_format(const std::string& name, index_t n) {
 
 }  // namespace
 
-solve_request parse_request(int argc, char** argv, bool trace_wanted) {
+solve_command parse_request(int argc, char** argv, bool trace_wanted) {
   cxxopts::Options options("nqueens solve",
                            "Place n queens on an n x n board so that no two attack.");
   // clang-format off
@@ -66,7 +66,7 @@ solve_request parse_request(int argc, char** argv, bool trace_wanted) {
   add_local_options(options);
   const auto args = parse_local_command_line(options, argc, argv);
   if (args.count("help")) throw help_requested(local_help(options.help()));
-  solve_request request;
+  solve_command request;
   // The engine reads the settings, by the rules and messages Python's keywords meet too.
   engine::named_settings given =
       named_from(args, {"queens", "algo", "seed", "max-steps", "time-limit", "memory-limit",
@@ -95,7 +95,7 @@ solve_request parse_request(int argc, char** argv, bool trace_wanted) {
   return request;
 }
 
-nq::solve_request job_of(const solve_request& request) {
+nq::solve_request job_of(const solve_command& request) {
   nq::solve_request job = request.job;
   // The board is kept (the GPU's copied back, a stopped CPU run's completed) only where
   // something shows or writes it.

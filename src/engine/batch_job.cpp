@@ -151,6 +151,10 @@ sweep_report run(const sweep_request& request) {
   engine::batch_job job = prepare(batch);
   const engine::stop_bridge stop(batch.stop);
   sweep_report report;
+  report.n = batch.n;
+  report.algorithm = batch.algorithm.algorithm;
+  report.runs_per_point = batch.settings.runs;
+  for (const auto& axis : request.axes) report.axes.push_back(axis.name);
   report.note = job.note();
   for (const auto& point : engine::grid_points(request.axes)) {
     local_search_settings algorithm = batch.algorithm;

@@ -19,7 +19,7 @@ enum class solve_format { summary, grid, matrix, positions, json, npy, raw };
 
 /// The command line's solve: the engine's request (its settings read by the engine's rules,
 /// nqueens/settings.hpp) and what the command does with the result.
-struct solve_request {
+struct solve_command {
   nq::solve_request job;  // the algorithm resolved; a local search's settings in job.local
   bool local = false;     // a local search
   bool chain = false;     // a local search run as a chain (all but min-conflicts' permutation)
@@ -33,17 +33,17 @@ struct solve_request {
 
 /// The command line parsed and checked: every usage_error solve gives before it runs.
 /// `trace_wanted`: the shell's run wants a trace, as --trace does.
-solve_request parse_request(int argc, char** argv, bool trace_wanted);
+solve_command parse_request(int argc, char** argv, bool trace_wanted);
 
 /// The engine's request for what the command line asked, with its progress and the shell's
 /// board.
-nq::solve_request job_of(const solve_request& request);
+nq::solve_request job_of(const solve_command& request);
 
 /// The result as asked: the record, the summary line or the board.
-void write_result(byte_sink& out, const solve_request& request, const solve_report& report);
+void write_result(byte_sink& out, const solve_command& request, const solve_report& report);
 
 /// Why the run stopped (engine::failure_reason) on stderr, with a hint where trying again may
 /// help.
-void report_failure(const solve_request& request, const solve_report& report);
+void report_failure(const solve_command& request, const solve_report& report);
 
 }  // namespace nq::cli::solve
