@@ -100,26 +100,6 @@ std::string file_option(const cxxopts::ParseResult& args, const std::string& opt
   return path;
 }
 
-void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
-  std::vector<std::string> keys;
-  for (const auto& [option, path] : outputs)
-    keys.push_back(path.empty()  ? ""
-                   : path == "-" ? output_file_key(STDOUT_FILENO)
-                                 : output_file_key(path));
-  for (std::size_t i = 0; i < outputs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j) {
-      if (keys[i].empty() || keys[i] != keys[j]) continue;
-      const auto& [first, first_path] = outputs[j];
-      const auto& [second, second_path] = outputs[i];
-      const auto named = [](const std::string& option, const std::string& path) {
-        return path == "-" ? std::string("standard output") : option + " " + path;
-      };
-      throw usage_error(named(first, first_path) + " and " + named(second, second_path) +
-                        " are one file, and each would replace the other: give each output a "
-                        "file of its own");
-    }
-}
-
 bool parse_text_or_json(const std::string& format) {
   if (format != "text" && format != "json")
     throw usage_error("unknown format '" + format + "' (expected text or json)");
@@ -155,23 +135,6 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
   }
 }
 
-std::string printable(std::string_view text, std::size_t max_bytes) {
-  std::string out;
-  const std::size_t shown = std::min(text.size(), max_bytes);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (shown < text.size()) out += "... (" + std::to_string(text.size() - shown) + " more bytes)";
-  return out;
-}
-
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 void abort_ranks(const std::string& who, const rank_share& ranks, const std::exception& error) {
@@ -196,20 +159,6 @@ void progress_line::update(const solve_progress& progress) {
 void progress_line::finish() {
   if (shown_) std::fputs("\r\033[K", stderr);
   shown_ = false;
-}
-
-output_target::output_target(const std::string& path) {
-  if (path.empty() || path == "-") {
-    sink_ = std::make_unique<byte_sink>(STDOUT_FILENO);
-    return;
-  }
-  file_ = std::make_unique<atomic_file>(path);
-  sink_ = std::make_unique<byte_sink>(file_->fd());
-}
-
-void output_target::commit() {
-  sink_->flush();
-  if (file_) file_->commit();
 }
 
 }  // namespace nq::cli

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/atomic_file.hpp"
+#include "core/outputs.hpp"
 #include "core/board_io.hpp"
 #include "core/whole_number.hpp"
 #include "nqueens/ranks.hpp"
@@ -52,12 +53,6 @@ cxxopts::ParseResult parse_command_line(cxxopts::Options& options, int argc, cha
 /// `--trace ''` is not taken for no trace, nor `-o ''` for standard output.
 std::string file_option(const cxxopts::ParseResult& args, const std::string& option);
 
-/// Refuses (usage_error) outputs that would write one file, each replacing the other's: pairs of
-/// an option's name and its file, "" for an option not given and "-" for standard output. Two
-/// names of one file (links, ./x and x) count as one; character devices (/dev/null) may be
-/// shared.
-void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
-
 /// Raised by SIGINT, SIGTERM or SIGHUP for count, solve and batch: main() installs this stop
 /// before the command reads its options, so that a signal at any moment stops the work and the
 /// command says so (exit 130) instead of ending the process.
@@ -65,10 +60,6 @@ extern std::atomic<bool> interrupted;
 
 /// Makes a cxxopts message fit a one-line error: plain quotes.
 std::string plain_message(std::string text);
-
-/// `text` made safe for a one-line message: control bytes as \xNN, and at most `max_bytes`
-/// (the rest replaced by a count), so hostile input cannot drive the terminal or flood it.
-std::string printable(std::string_view text, std::size_t max_bytes = 200);
 
 bool stderr_is_terminal();
 
@@ -89,20 +80,6 @@ class progress_line {
   bool enabled_;
   bool shown_ = false;
   double last_seconds_ = 0.0;
-};
-
-/// Standard output, or a file that appears complete or not at all.
-class output_target {
- public:
-  /// "" or "-" means standard output. A file is created now, so a bad path fails early.
-  explicit output_target(const std::string& path);
-  byte_sink& sink() { return *sink_; }
-  /// Flushes, and for a file renames it into place.
-  void commit();
-
- private:
-  std::unique_ptr<atomic_file> file_;
-  std::unique_ptr<byte_sink> sink_;
 };
 
 }  // namespace nq::cli

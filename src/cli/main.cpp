@@ -125,9 +125,9 @@ int main(int argc, char** argv) {
   const std::string who = first.starts_with("-") ? "nqueens" : "nqueens " + std::string(first);
   // One line on stderr: "nqueens count: rank 2: ..." for a rank other than 0.
   const auto say = [&](int rank, const std::string& what) {
-    std::fprintf(stderr, "%s%s: %s\n", nq::cli::printable(who).c_str(),
+    std::fprintf(stderr, "%s%s: %s\n", nq::printable(who).c_str(),
                  rank ? (": rank " + std::to_string(rank)).c_str() : "",
-                 nq::cli::printable(what, 4096).c_str());
+                 nq::printable(what, 4096).c_str());
   };
   int code = nq::cli::exit_ok;
 #if NQ_WITH_MPI
