@@ -6,16 +6,33 @@
 #include "nqueens/error.hpp"
 
 namespace nq::cli {
+namespace {
 
-using A = local_algorithm;
-using S = local_search_settings;
-constexpr auto bit = engine::algorithm_bit;
-
+/// The key an algorithm option is registered under: its name, but "jump-p" and "jump-q" for
+/// "p" and "q", which cxxopts would take as short options.
 std::string option_key(const char* name) {
   // cxxopts takes one-letter names as short options and cannot parse "--p": those are
   // registered as "jump-p" and spelled "--p" on the command line (see spell_out_options).
   return name[1] == '\0' ? std::string("jump-") + name : std::string(name);
 }
+
+/// argv with "--p" and "--q" (which cxxopts cannot parse) renamed to the keys they are
+/// registered under.
+std::vector<std::string> spell_out_options(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (auto& a : args) {
+    // Left out, as a false switch is, it would mean the opposite: the default.
+    if (a == "--accept-equal=false" || a == "--accept-equal=0") a = "--reject-equal";
+    for (const char* letter : {"p", "q"}) {
+      const std::string spelled = std::string("--") + letter;
+      if (a == spelled || a.starts_with(spelled + "="))
+        a = "--" + option_key(letter) + a.substr(spelled.size());
+    }
+  }
+  return args;
+}
+
+}  // namespace
 
 void add_local_options(cxxopts::Options& options) {
   auto add = options.add_options("algorithm");
@@ -46,29 +63,6 @@ engine::named_settings named_from(const cxxopts::ParseResult& args,
   return given;
 }
 
-std::optional<local_algorithm> select_local_algorithm(const std::string& name,
-                                                      const cxxopts::ParseResult& args) {
-  return engine::select_local_algorithm(name, named_from(args));
-}
-
-local_search_settings parse_local_options(const cxxopts::ParseResult& args,
-                                          local_algorithm algorithm, index_t n) {
-  return engine::local_settings_from(algorithm, n, named_from(args));
-}
-
-std::vector<std::string> spell_out_options(int argc, char** argv) {
-  std::vector<std::string> args(argv, argv + argc);
-  for (auto& a : args) {
-    // Left out, as a false switch is, it would mean the opposite: the default.
-    if (a == "--accept-equal=false" || a == "--accept-equal=0") a = "--reject-equal";
-    for (const char* letter : {"p", "q"}) {
-      const std::string spelled = std::string("--") + letter;
-      if (a == spelled || a.starts_with(spelled + "="))
-        a = "--" + option_key(letter) + a.substr(spelled.size());
-    }
-  }
-  return args;
-}
 
 std::string local_help(std::string text) {
   for (const char* letter : {"p", "q"}) {
@@ -86,20 +80,6 @@ cxxopts::ParseResult parse_local_command_line(cxxopts::Options& options, int arg
   std::vector<char*> pointers;
   for (auto& a : spelled) pointers.push_back(a.data());
   return parse_command_line(options, static_cast<int>(pointers.size()), pointers.data());
-}
-
-void read_generations(const cxxopts::ParseResult& args, search_limits& limits) {
-  engine::read_generations(named_from(args, {"max-steps"}), limits);
-}
-
-void reject_local_options(const cxxopts::ParseResult& args, const std::string& algorithm) {
-  const auto refuse = [&](const char* name) {
-    if (args.count(option_key(name)))
-      throw usage_error(std::string("--") + name + " does not apply to " + algorithm +
-                        " (it is an option of the local-search algorithms; see --help)");
-  };
-  for (const auto& p : engine::local_parameter_table()) refuse(p.name);
-  for (const auto& w : engine::local_word_options()) refuse(w.name);
 }
 
 }  // namespace nq::cli

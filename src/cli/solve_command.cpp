@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "cli/solve.hpp"
-#include "cli/trace_writer.hpp"
+#include "core/trace_writer.hpp"
 #include "core/temp_files.hpp"
 #include "nqueens/settings.hpp"
 #include "nqueens/construction.hpp"

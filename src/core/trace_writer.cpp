@@ -1,8 +1,8 @@
-#include "cli/trace_writer.hpp"
+#include "core/trace_writer.hpp"
 
 #include <cstdio>
 
-namespace nq::cli {
+namespace nq {
 namespace {
 
 bool has_temperature(local_algorithm a) {
@@ -50,4 +50,4 @@ void trace_writer::commit() {
   file_.commit();
 }
 
-}  // namespace nq::cli
+}  // namespace nq

@@ -9,7 +9,7 @@
 #include "core/board_io.hpp"
 #include "nqueens/local_search.hpp"
 
-namespace nq::cli {
+namespace nq {
 
 class trace_writer {
  public:
@@ -28,4 +28,4 @@ class trace_writer {
   local_algorithm algorithm_;
 };
 
-}  // namespace nq::cli
+}  // namespace nq
