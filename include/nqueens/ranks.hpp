@@ -80,4 +80,13 @@ bool start_gate_passed();
 /// @brief Ends every rank at once with `code`, for a rank that fails while others wait for it.
 [[noreturn]] void abort_ranks(const rank_share& ranks, int code);
 
+/// @brief How a command ends among the ranks, with its exit code and, for a failure, `what`
+/// (empty: it ended without one: help, no solution); `say(rank, text)` writes one line. Alone:
+/// says the failure, returns `code`. Under mpirun, before the start gate: meets the others
+/// there, rank 0 saying the first failure of any rank, and returns the verdict's code (or
+/// `code` when every rank was ready); past it: says this rank's failure, and a rank other than
+/// 0 ends every rank, since the others may be waiting for it.
+int end_among_ranks(const rank_share& ranks, int code, const std::string& what,
+                    const std::function<void(int rank, const std::string& text)>& say);
+
 }  // namespace nq

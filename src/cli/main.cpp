@@ -140,37 +140,13 @@ int main(int argc, char** argv) {
     return nq::cli::exit_resource;
   }
 #endif
-  // Under mpirun with several ranks, every rank meets the others at the start gate
-  // (nqueens/ranks.hpp) before any waits for another: the engine passes it once a rank is
-  // ready, and here it is passed for a rank that failed, or ended, before that. Rank 0 alone
-  // then says what failed, once, for whichever rank it was.
+  // Under mpirun with several ranks, a rank that fails, or ends, before its command's work
+  // began meets the others at the start gate (nqueens/ranks.hpp), and rank 0 alone says what
+  // failed, once, for whichever rank it was.
   const nq::rank_share ranks = nq::process_ranks();
-  const bool shared = ranks.shared();
   const bool leader = ranks.leader();
-  const auto meet = [&](int error, const std::string& what) -> int {
-    try {
-      const nq::start_verdict verdict = nq::meet_ranks_at_start(ranks, error, what);
-      if (leader && verdict.code) say(verdict.rank, verdict.what);
-      return verdict.code;
-    } catch (const std::exception& e) {
-      say(ranks.rank(), e.what());
-      std::fflush(stderr);
-      nq::abort_ranks(ranks, nq::cli::exit_internal);
-    }
-  };
-  const auto fail = [&](const std::string& what, int error) -> int {
-    if (!shared) {
-      say(0, what);
-      return error;
-    }
-    if (!nq::start_gate_passed()) return meet(error, what);
-    say(ranks.rank(), what);
-    // Past the gate, the other ranks may be waiting for this one; rank 0's commands end them.
-    if (!leader) {
-      std::fflush(stderr);
-      nq::abort_ranks(ranks, error);
-    }
-    return error;
+  const auto fail = [&](const std::string& what, int error) {
+    return nq::end_among_ranks(ranks, error, what, say);
   };
   try {
     code = dispatch(argc, argv);
@@ -189,7 +165,6 @@ int main(int argc, char** argv) {
     code = fail(std::string("internal error: ") + e.what(), nq::cli::exit_internal);
   }
   // A rank that ended without reaching the gate (help, no solution) still meets the others.
-  if (shared && !nq::start_gate_passed())
-    if (const int verdict = meet(0, ""); verdict) code = verdict;
+  if (ranks.shared() && !nq::start_gate_passed()) code = nq::end_among_ranks(ranks, code, "", say);
   return finish_output(who, code);
 }
