@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "cpu/count_source.hpp"
+#include "control/count_source.hpp"
 #include "cpu/frame_engine.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/error.hpp"

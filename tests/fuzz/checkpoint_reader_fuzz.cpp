@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cpu/count_checkpoint.hpp"
+#include "control/count_checkpoint.hpp"
 #include "nqueens/error.hpp"
 
 namespace {

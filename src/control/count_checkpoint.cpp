@@ -1,4 +1,4 @@
-#include "cpu/count_checkpoint.hpp"
+#include "control/count_checkpoint.hpp"
 
 #include <cstdio>
 #include <filesystem>
