@@ -76,4 +76,8 @@ void keyword_settings::settings(const py::kwargs& settings, std::initializer_lis
   }
 }
 
+pybind11::object to_python(const nlohmann::ordered_json& value) {
+  return pybind11::module_::import("json").attr("loads")(value.dump());
+}
+
 }  // namespace nq::python

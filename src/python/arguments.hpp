@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "nqueens/settings.hpp"
@@ -46,5 +47,8 @@ class keyword_settings {
  private:
   engine::named_settings given_;
 };
+
+/// A JSON value as the Python object json.loads gives.
+pybind11::object to_python(const nlohmann::ordered_json& value);
 
 }  // namespace nq::python

@@ -31,6 +31,8 @@
 #include "nqueens/systematic.hpp"
 #include "nqueens/verify.hpp"
 #include "python/arguments.hpp"
+#include "python/batches.hpp"
+#include "python/signatures.hpp"
 #include "python/interruptible.hpp"
 #include "python/rows.hpp"
 #include "python/solutions.hpp"
@@ -63,11 +65,6 @@ struct solve_outcome {
   py::object trace;  // None unless asked for
   std::string stop_reason;
 };
-
-/// A JSON value as the Python object json.loads gives.
-py::object to_python(const nlohmann::ordered_json& value) {
-  return py::module_::import("json").attr("loads")(value.dump());
-}
 
 /// The device setting: "auto" leaves the command's default, except that parallel (which runs
 /// on the CPU unless told) takes auto as the CLI does.
@@ -247,72 +244,6 @@ py::object count(int n, py::handle unique, unsigned threads, const std::string& 
   return to_python(record);
 }
 
-/// batch and sweep: the engine's batch request from these settings, run on a worker thread.
-py::object batch_records(keyword_settings& line, const py::kwargs& settings, const char* function,
-                         const std::optional<std::string>& grid) {
-  line.settings(settings, {"threads", "max-steps", "time-limit"}, function);
-  const engine::named_settings given = line.named();
-  const batch_request request = engine::batch_request_from(given, grid.has_value());
-  const std::vector<sweep_axis> axes =
-      grid ? engine::sweep_from(*grid, given, request) : std::vector<sweep_axis>{};
-  const auto records = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
-    sweep_request sweep{request, axes, nullptr};
-    sweep.batch.stop = stop;
-    return nlohmann::ordered_json::parse(grid ? to_json(run(sweep)) : to_json(run(sweep.batch)));
-  });
-  return to_python(records);
-}
-
-py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
-                 const std::string& device, const py::kwargs& settings) {
-  keyword_settings line;
-  line.option("queens", n, "n");
-  line.option("algo", algo);
-  line.option("runs", runs);
-  line.option("seed", seed);
-  line.option("device", device);
-  return batch_records(line, settings, "batch", std::nullopt);
-}
-
-/// The grid as --sweep writes it: "p=0.05:0.3:0.05,q=1:4", or a dict of name: value, name:
-/// "first:last[:step]" or name: (first, last[, step]).
-std::string sweep_spec(py::handle grid) {
-  if (py::isinstance<py::str>(grid)) return grid.cast<std::string>();
-  if (!py::isinstance<py::dict>(grid))
-    throw py::type_error("grid must be a string (p=0.05:0.3:0.05,q=1:4) or a dict");
-  std::string spec;
-  for (const auto& [key, value] : grid.cast<py::dict>()) {
-    if (!py::isinstance<py::str>(key))
-      throw py::type_error("grid keys are parameter names (str), not " +
-                           std::string(py::str(key.get_type().attr("__name__"))));
-    std::string name = key.cast<std::string>();
-    std::replace(name.begin(), name.end(), '_', '-');
-    std::string values;
-    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
-      for (const auto& part : value.cast<py::sequence>()) {
-        if (!values.empty()) values += ':';
-        values += keyword_settings::text(name, part);
-      }
-    } else {
-      values = keyword_settings::text(name, value);
-    }
-    if (!spec.empty()) spec += ',';
-    spec += name + "=" + values;
-  }
-  return spec;
-}
-
-py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
-                 py::handle seed, const std::string& device, const py::kwargs& settings) {
-  keyword_settings line;
-  line.option("queens", n, "n");
-  line.option("algo", algo);
-  line.option("runs", runs);
-  line.option("seed", seed);
-  line.option("device", device);
-  return batch_records(line, settings, "sweep", sweep_spec(grid));
-}
-
 py::object bench(py::handle quick, const std::optional<std::string>& suite,
                  const std::optional<std::vector<std::string>>& workloads,
                  const std::string& device, py::handle time_budget, unsigned threads) {
@@ -365,48 +296,6 @@ std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
     throw usage_error("-n " + std::to_string(request.n) + " is above the enumeration limit of " +
                       std::to_string(max_systematic_n));
   return std::make_unique<solution_stream>(request);
-}
-
-/// A keyword of the generated functions: its Python name and its line of the docstring.
-struct keyword_doc {
-  std::string name;
-  std::string help;
-};
-
-/// The algorithms' settings as keywords, from the engine's table: the words and switches, and
-/// the numbers, with --help's text.
-std::vector<keyword_doc> setting_keywords() {
-  std::vector<keyword_doc> out;
-  for (const auto& w : engine::local_word_options())
-    out.push_back({keyword_settings::python_name(w.name), w.help});
-  for (const auto& p : engine::local_parameter_table())
-    out.push_back({keyword_settings::python_name(p.name), p.help});
-  return out;
-}
-
-/// Python source of `name`: the positional parameters `head` (as Python writes them), then every
-/// keyword of `own` and of the settings, keyword-only and None by default (None: the command's
-/// default), passed on to `impl` by name when given. Its docstring lists each keyword with the
-/// command's help, so help(nqueens.batch) reads as `nqueens batch --help` does.
-std::string typed_function(const std::string& name, const std::string& head,
-                           const std::string& positional, const std::string& impl,
-                           const std::string& summary, const std::vector<keyword_doc>& own) {
-  std::vector<keyword_doc> keywords = own;
-  for (auto& k : setting_keywords()) keywords.push_back(std::move(k));
-  std::string code = "def " + name + "(" + head + ", *";
-  for (const auto& k : keywords) code += ", " + k.name + "=None";
-  code += "):\n    \"\"\"" + summary + "\n\n    Keyword settings (None: the default):\n\n";
-  for (const auto& k : keywords) {
-    std::string help = k.help;
-    for (auto at = help.find("\\"); at != std::string::npos; at = help.find("\\", at + 2))
-      help.replace(at, 1, "\\\\");
-    code += "    " + k.name + ": " + help + "\n";
-  }
-  code += "    \"\"\"\n    given = {}\n";
-  for (const auto& k : keywords)
-    code += "    if " + k.name + " is not None: given['" + k.name + "'] = " + k.name + "\n";
-  code += "    return " + impl + "(" + positional + ", **given)\n";
-  return code;
 }
 
 }  // namespace
