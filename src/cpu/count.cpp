@@ -78,9 +78,9 @@ namespace {
 /// each on a thread of its own) take subproblems from one source and record what they finish
 /// in `checkpoint_` (saved to disk only when asked); the caller's thread watches, reports and
 /// saves.
-class count_job {
+class count_run {
  public:
-  count_job(int n, const count_settings& settings)
+  count_run(int n, const count_settings& settings)
       : n_(n),
         settings_(settings),
         slices_(static_cast<unsigned>(settings.slice_counters.size())),
@@ -330,7 +330,7 @@ void check_count_size(std::int64_t n) {
 
 count_result count_solutions(int n, const count_settings& settings) {
   check_count_size(n);
-  count_job job(n, settings);
+  count_run job(n, settings);
   count_result result = job.run();
   if (n < 4) {  // too small for frames: 1 solution for n = 1, none for n = 2 and 3
     result.solutions = result.unique = n == 1 ? 1 : 0;

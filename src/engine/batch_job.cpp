@@ -19,7 +19,7 @@
 namespace nq {
 namespace engine {
 
-batch_job::batch_job(index_t n, const local_search_settings& algorithm, device_kind device,
+chosen_backend::chosen_backend(index_t n, const local_search_settings& algorithm, device_kind device,
                      unsigned threads) {
   check_local_memory(algorithm, n, threads);
   backend_ = choose_backend(device, algorithm, n, threads, note_);
@@ -110,11 +110,11 @@ namespace {
 
 /// The checks of a batch (and a sweep) before any work, its backend, the face's outputs opened
 /// and, under mpirun, every rank ready (or none starts).
-engine::batch_job prepare(const batch_request& request) {
+engine::chosen_backend prepare(const batch_request& request) {
   if (!solution_exists(request.n))
     throw usage_error("no solution exists for n=" + std::to_string(request.n) + "; no runs made");
   engine::check_local_size(request.algorithm.algorithm, request.n);
-  engine::batch_job job(request.n, request.algorithm, request.device,
+  engine::chosen_backend job(request.n, request.algorithm, request.device,
                         batch_threads(request.settings));
   if (request.ready) request.ready();
   if (request.ranks.world) cluster::start_together(*request.ranks.world);
@@ -123,7 +123,7 @@ engine::batch_job prepare(const batch_request& request) {
 
 /// One point: its runs where the request says, and its report.
 batch_report run_point(const batch_request& request, const local_search_settings& algorithm,
-                       batch_settings settings, engine::batch_job& job, bool& stopped) {
+                       batch_settings settings, engine::chosen_backend& job, bool& stopped) {
   const engine::batch_outcome outcome = engine::shared_work(request.ranks, [&] {
     return engine::run_where(request, algorithm, settings, job.backend());
   });
@@ -138,7 +138,7 @@ batch_report run_point(const batch_request& request, const local_search_settings
 }  // namespace
 
 batch_report run(const batch_request& request) {
-  engine::batch_job job = prepare(request);
+  engine::chosen_backend job = prepare(request);
   batch_settings settings = request.settings;
   const engine::stop_bridge stop(request.stop);
   if (stop.given()) settings.limits.stop = stop.given();
@@ -148,7 +148,7 @@ batch_report run(const batch_request& request) {
 
 sweep_report run(const sweep_request& request) {
   const batch_request& batch = request.batch;
-  engine::batch_job job = prepare(batch);
+  engine::chosen_backend job = prepare(batch);
   const engine::stop_bridge stop(batch.stop);
   sweep_report report;
   report.n = batch.n;

@@ -14,9 +14,9 @@ namespace nq::engine {
 
 /// The backend a batch of `algorithm` on n queens runs on, where `device` says: refuses
 /// (resource_error) runs that would not fit in memory on `threads` CPU threads first.
-class batch_job {
+class chosen_backend {
  public:
-  batch_job(index_t n, const local_search_settings& algorithm, device_kind device,
+  chosen_backend(index_t n, const local_search_settings& algorithm, device_kind device,
             unsigned threads);
   batch_backend& backend() { return *backend_; }
   const batch_backend& backend() const { return *backend_; }
