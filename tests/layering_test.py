@@ -13,7 +13,8 @@ Checks:
   kernel-paths   the kernel libraries (kernels/CMakeLists.txt) have no include path into src
   faces          src/cli and src/python include only their own headers, the public headers
                  (include/nqueens, not its detail/) and core's utilities (src/core)
-  architecture   every repository path docs/architecture.md names exists
+  doc-paths      every repository path docs/*.md and README.md name (`src/...` in backticks)
+                 exists
 """
 
 import os
@@ -93,15 +94,19 @@ def check_faces(root):
     return problems
 
 
-def check_architecture(root):
-    path = os.path.join(root, "docs", "architecture.md")
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+def check_doc_paths(root):
+    pages = [os.path.join(root, "README.md")] + sorted(files_under(root, "docs", (".md",)))
     problems = []
-    for name in sorted(set(re.findall(r"`((?:src|kernels|include|tests|bench|examples|docs)/"
-                                      r"[A-Za-z0-9_./-]+)`", text))):
-        if not os.path.exists(os.path.join(root, name.rstrip("/"))):
-            problems.append(f"docs/architecture.md names {name}, which does not exist")
+    for page in pages:
+        if not os.path.exists(page):
+            continue
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        for name in sorted(set(re.findall(r"`((?:src|kernels|include|tests|bench|examples|docs)/"
+                                          r"[A-Za-z0-9_./-]*[A-Za-z0-9_/])`", text))):
+            if "*" in name or not os.path.exists(os.path.join(root, name.rstrip("/"))):
+                if "*" not in name:
+                    problems.append(f"{rel(root, page)} names {name}, which does not exist")
     return problems
 
 
@@ -111,7 +116,7 @@ CHECKS = {
     "kernels": check_kernels,
     "kernel-paths": check_kernel_paths,
     "faces": check_faces,
-    "architecture": check_architecture,
+    "doc-paths": check_doc_paths,
 }
 
 
@@ -142,7 +147,7 @@ BREAKS = {
                      "target_include_directories(nq_cuda PUBLIC x\n"
                      "                                   PRIVATE ${PROJECT_SOURCE_DIR}/src)\n"),
     "faces": ("src/cli/count.cpp", '#include "engine/count_engines.hpp"\n'),
-    "architecture": ("docs/architecture.md", "See `src/cli/gone.cpp`.\n"),
+    "doc-paths": ("docs/architecture.md", "See `src/cli/gone.cpp`.\n"),
 }
 
 
