@@ -1,8 +1,8 @@
-#include "core/memory.hpp"
 #include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
+#include "nqueens/detail/memory.hpp"
 
 #if !defined(__CUDACC__)
 #include <atomic>

@@ -8,13 +8,13 @@
 #include <thread>
 #include <vector>
 
-#include "core/memory.hpp"
-#include "core/stopwatch.hpp"
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/memory.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/lattice.hpp"
 #include "nqueens/qs4.hpp"
 #include "nqueens/verify.hpp"

@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/huge_pages.hpp"
-#include "core/restarts.hpp"
 #include "kernels/gpu.hpp"
 #include "kernels/placement_pass.cuh"
 #include "kernels/runtime.cuh"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/huge_pages.hpp"
+#include "nqueens/detail/restarts.hpp"
 #include "nqueens/placement.hpp"
 
 namespace nq::cuda {

@@ -14,10 +14,10 @@
 #include <thread>
 #include <utility>
 
-#include "core/memory.hpp"
 #include "kernels/costs.cuh"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_ops.cuh"
+#include "nqueens/detail/memory.hpp"
 
 #if !defined(__CUDACC__)
 #include "kernels/host_stream.hpp"

@@ -1,4 +1,4 @@
-#include "core/memory.hpp"
+#include "nqueens/detail/memory.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/huge_pages.hpp"
+#include "nqueens/detail/huge_pages.hpp"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels answer EINVAL

@@ -10,8 +10,8 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
-#include "core/memory.hpp"
 #include "core/verify_stream.hpp"
+#include "nqueens/detail/memory.hpp"
 #include "nqueens/engine.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/verify.hpp"

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cmath>
 
-#include "core/stopwatch.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/stopwatch.hpp"
 #include "nqueens/batch.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq {

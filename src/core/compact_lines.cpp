@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/huge_pages.hpp"
+#include "nqueens/detail/huge_pages.hpp"
 
 namespace nq::detail {
 

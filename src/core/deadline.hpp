@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "core/stopwatch.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 
 namespace nq::detail {
 

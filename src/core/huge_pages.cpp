@@ -1,4 +1,4 @@
-#include "core/huge_pages.hpp"
+#include "nqueens/detail/huge_pages.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "core/memory.hpp"
+#include "nqueens/detail/memory.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -18,8 +18,8 @@
 
 #include "core/board_parsers.hpp"
 #include "core/compact_lines.hpp"
-#include "core/huge_pages.hpp"
 #include "core/worker_threads.hpp"
+#include "nqueens/detail/huge_pages.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq::detail {

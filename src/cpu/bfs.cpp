@@ -1,8 +1,8 @@
 // Breadth-first search, level by level: every partial board with k queens before any with k+1.
 // The frontier is kept whole, so its size is the point of the exercise and is bounded.
 
-#include "core/memory.hpp"
 #include "cpu/systematic_common.hpp"
+#include "nqueens/detail/memory.hpp"
 
 namespace nq {
 solve_result solve_bfs(index_t n, const systematic_settings& settings) {

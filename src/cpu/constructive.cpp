@@ -1,9 +1,9 @@
 #include <algorithm>
 
-#include "core/huge_pages.hpp"
-#include "core/stopwatch.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/huge_pages.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 
 namespace nq {
 

@@ -12,11 +12,11 @@
 #include <thread>
 
 #include "core/atomic_file.hpp"
-#include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "control/count_checkpoint.hpp"
 #include "control/count_source.hpp"
 #include "cpu/frame_engine.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/frame_pieces.hpp"
 

@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "core/deadline.hpp"
-#include "core/huge_pages.hpp"
-#include "core/stopwatch.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/huge_pages.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
 #include "nqueens/philox_batch.hpp"

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "core/deadline.hpp"
-#include "core/stopwatch.hpp"
 #include "cpu/population_search.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/local_chain.hpp"
 #include "nqueens/min_conflicts.hpp"

@@ -4,9 +4,9 @@
 #include <numeric>
 
 #include "core/compact_lines.hpp"
-#include "core/huge_pages.hpp"
-#include "core/stopwatch.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/huge_pages.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/lines.hpp"
 #include "nqueens/rng.hpp"
 

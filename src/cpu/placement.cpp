@@ -6,10 +6,10 @@
 #include <memory>
 #include <thread>
 
-#include "core/huge_pages.hpp"
-#include "core/restarts.hpp"
 #include "core/worker_threads.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/huge_pages.hpp"
+#include "nqueens/detail/restarts.hpp"
 #include "nqueens/placement_solver.hpp"
 
 namespace nq {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/deadline.hpp"
-#include "core/stopwatch.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/rng.hpp"
 #include "nqueens/systematic.hpp"

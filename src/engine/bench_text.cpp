@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <iterator>
 
-#include "core/memory.hpp"
 #include "core/whole_number.hpp"
 #include "nqueens/bench.hpp"
+#include "nqueens/detail/memory.hpp"
 
 namespace nq {
 namespace {

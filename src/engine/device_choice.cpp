@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "core/memory.hpp"
+#include "nqueens/detail/memory.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/lattice.hpp"
 #include "nqueens/verify.hpp"

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <string>
 
-#include "core/memory.hpp"
 #include "core/whole_number.hpp"
 #include "nqueens/climb.hpp"
+#include "nqueens/detail/memory.hpp"
 #include "nqueens/error.hpp"
 
 namespace nq::engine {

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <thread>
 
-#include "core/memory.hpp"
 #include "core/whole_number.hpp"
 #include "engine/local_parameters.hpp"
 #include "engine/solve_job.hpp"
 #include "nqueens/algorithms.hpp"
+#include "nqueens/detail/memory.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/systematic.hpp"
 

@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "core/memory.hpp"
 #include "core/whole_number.hpp"
 #include "engine/device_choice.hpp"
 #include "engine/local_parameters.hpp"
@@ -19,6 +18,7 @@
 #include "nqueens/chains.hpp"
 #include "nqueens/climb.hpp"
 #include "nqueens/construction.hpp"
+#include "nqueens/detail/memory.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/lattice.hpp"
 #include "nqueens/min_conflicts.hpp"

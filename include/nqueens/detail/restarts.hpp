@@ -3,7 +3,7 @@
 // (the parallel placement on the CPU and on the GPU): the result being built, the clock the
 // time limit reads, and whether a limit has stopped it.
 
-#include "core/stopwatch.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/solver.hpp"
 
 namespace nq::detail {
