@@ -46,7 +46,7 @@ def nvcc_flags():
 def compile_probe(nvcc, look_ahead, scratch):
     out = scratch / f"probe{look_ahead}.ptx"
     command = [nvcc, "-O3", "-DNDEBUG", "-std=c++20", "-arch=sm_90", "-ptx", *nvcc_flags(),
-               f"-DNQ_PROBE_LOOK_AHEAD={look_ahead}", "-I", str(ROOT), "-I", str(ROOT / "src"),
+               f"-DNQ_PROBE_LOOK_AHEAD={look_ahead}", "-I", str(ROOT),
                "-I", str(ROOT / "include"), "-o", str(out), str(PROBE)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:

@@ -15,8 +15,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cpu/frame_engine.hpp"
 #include "kernels/gpu.hpp"
+#include "nqueens/detail/canonical_frames.hpp"
 #include "nqueens/frame_pieces.hpp"
 #include "nqueens/frame_walk.hpp"
 

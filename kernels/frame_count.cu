@@ -22,12 +22,12 @@
 #include <string>
 #include <thread>
 
-#include "cpu/frame_engine.hpp"
 #include "kernels/count_common.cuh"
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
+#include "nqueens/detail/canonical_frames.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/frame_pieces.hpp"
 #include "nqueens/frame_walk.hpp"

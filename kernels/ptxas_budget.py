@@ -54,7 +54,7 @@ def nvcc_version(nvcc):
 def compile_report(nvcc, flags, source, includes, ccbin, scratch):
     """ptxas's -v report for one file: device code only (-cubin), no host compilation."""
     command = [nvcc, *RELEASE_FLAGS, f"-arch={ARCH}", "-cubin", *flags, "-Xptxas", "-v",
-               "-I", str(ROOT), "-I", str(ROOT / "src"), "-I", str(ROOT / "include"),
+               "-I", str(ROOT), "-I", str(ROOT / "include"),
                *(f"-I{d}" for d in includes), *(["-ccbin", ccbin] if ccbin else []),
                "-o", str(scratch / (source.stem + ".cubin")), str(source)]
     result = subprocess.run(command, capture_output=True, text=True)

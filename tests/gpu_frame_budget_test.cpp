@@ -10,8 +10,8 @@
 
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
-#include "cpu/frame_engine.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/detail/canonical_frames.hpp"
 #include "nqueens/frame_walk.hpp"
 #include "oeis.hpp"
 

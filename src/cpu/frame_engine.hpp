@@ -6,12 +6,12 @@
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "nqueens/count.hpp"
+#include "nqueens/detail/canonical_frames.hpp"
 #include "nqueens/frame_search.hpp"
 
 namespace nq::detail {
@@ -78,30 +78,6 @@ class frame_counter {
   std::vector<frame_level> levels_;
   std::vector<int> size_;
 };
-
-/// A canonical frame and its stabiliser bits, as frame_classes records them, and the image of
-/// it that a count searches (frame_to_search: as many completions, fewer nodes).
-struct canonical_frame {
-  frame f;
-  std::uint8_t stabilizer = 1;
-  frame searched;          ///< f itself until orient_frames picks the image
-  bool oriented = false;   ///< whether orient_frames has picked `searched`
-  std::uint64_t size = 0;  ///< frame_size_estimate of `searched`, set by orient_frames
-};
-
-/// Every canonical frame for n in 4..32, in frame_index order, not yet oriented.
-std::vector<canonical_frame> canonical_frames(int n);
-
-/// Picks every frame's image to search, on every core: four size estimates a frame, 0.12 s of
-/// CPU for n = 16's 3,206 frames but 26 s for n = 27's 38,604 and over a minute for n = 32's
-/// 83,190. So only what needs every image before it starts orients them (the GPU's pieces, a
-/// share biggest first), through oriented_frames, once a process; a CPU count orients each
-/// frame as it takes it (count_frame).
-void orient_frames(int n, std::vector<canonical_frame>& frames);
-
-/// canonical_frames(n), oriented: computed once for the latest n and shared by every caller
-/// (each GPU's counter and the count that shares frames among them).
-std::shared_ptr<const std::vector<canonical_frame>> oriented_frames(int n);
 
 /// The completions of frame `f` that rotation g (1, 2 or 3, as apply_symmetry numbers them;
 /// g must fix f) maps onto themselves, or none when `stop` turned true first. Each queen placed
