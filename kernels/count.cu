@@ -4,8 +4,7 @@
 // records progress while the launch runs; a stop flag the host raises ends every thread within
 // count_stop_interval nodes.
 
-#include <chrono>
-#include <thread>
+#include <utility>
 
 #include "kernels/count_common.cuh"
 #include "kernels/device_ops.cuh"
@@ -18,7 +17,6 @@ namespace nq::cuda {
 namespace {
 
 constexpr unsigned count_block = 128;
-constexpr auto poll_period = std::chrono::milliseconds(20);
 
 struct count_subproblems {
   int n;
@@ -89,39 +87,13 @@ void subproblem_counter::count(
   cuda::cuda_event start, end;
   std::vector<std::uint32_t> waiting(count);
   for (std::uint32_t i = 0; i < count; ++i) waiting[i] = i;
-  std::vector<finished_subproblem> batch;
-  batch.reserve(count);
   start.record();
   cuda::launch_threads(
       "count_subproblems", impl_->blocks, cuda::count_block,
       cuda::count_subproblems{impl_->n, impl_->subs.data(), d_indices.data(), count,
                               impl_->frame_class.data(), next.data(), tallies.device(),
                               done.device(), stop_flag.device()});
-  try {
-    end.record();
-    for (bool raised = false;;) {
-      const bool over = cuda::stream_idle();  // then every flag it raised is visible below
-      batch.clear();
-      std::size_t kept = 0;
-      for (const std::uint32_t position : waiting) {
-        if (cuda::read_flag(done.host() + position))
-          batch.push_back({position, tallies.host()[position]});
-        else
-          waiting[kept++] = position;
-      }
-      waiting.resize(kept);
-      if (!batch.empty()) finished(batch);
-      if (over) break;
-      if (!raised && stop && stop->load(std::memory_order_relaxed)) {
-        cuda::raise_flag(stop_flag.host());
-        raised = true;
-      }
-      std::this_thread::sleep_for(cuda::poll_period);
-    }
-  } catch (...) {
-    cuda::stop_and_wait(stop_flag.host());
-    throw;
-  }
+  cuda::follow_count(end, std::move(waiting), tallies, done, stop_flag, stop, finished);
   impl_->kernel_seconds += cuda::elapsed_seconds(start, end);
 }
 

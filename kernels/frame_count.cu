@@ -15,12 +15,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "kernels/count_common.cuh"
 #include "kernels/device_ops.cuh"
@@ -36,7 +36,6 @@ namespace nq::cuda {
 namespace {
 
 constexpr unsigned frame_block = 128;
-constexpr auto frame_poll_period = std::chrono::milliseconds(20);
 
 using nq::detail::canonical_frame;
 
@@ -526,32 +525,7 @@ void frame_counter::count(
                                            kernel);
     return 0;
   });
-  try {
-    end.record();
-    for (bool raised = false;;) {
-      const bool over = cuda::stream_idle();  // then every flag it raised is visible below
-      batch.clear();
-      std::size_t kept = 0;
-      for (const std::uint32_t position : waiting) {
-        if (cuda::read_flag(done.host() + position))
-          batch.push_back({position, tallies.host()[position]});
-        else
-          waiting[kept++] = position;
-      }
-      waiting.resize(kept);
-      if (!batch.empty()) finished(batch);
-      if (over) break;
-      if (!raised && stop && stop->load(std::memory_order_relaxed)) {
-        cuda::raise_flag(stop_flag.host());
-        raised = true;
-      }
-      std::this_thread::sleep_for(cuda::frame_poll_period);
-    }
-    cuda::synchronize();  // reports a failed kernel
-  } catch (...) {
-    cuda::stop_and_wait(stop_flag.host());
-    throw;
-  }
+  cuda::follow_count(end, std::move(waiting), tallies, done, stop_flag, stop, finished);
   impl_->kernel_seconds += cuda::elapsed_seconds(start, end);
   impl_->stats.lane_steps = lockstep.lane_steps.load();
   impl_->stats.idle_lane_steps = lockstep.idle_lane_steps.load();
