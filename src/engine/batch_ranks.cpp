@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "cluster/batch_share.hpp"
-#include "core/stopwatch.hpp"
+#include "nqueens/detail/stopwatch.hpp"
 #include "engine/batch_job.hpp"
 
 namespace nq::engine {
