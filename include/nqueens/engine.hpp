@@ -313,7 +313,38 @@ struct solutions_report {
 solutions_report run(const solutions_request& request,
                      const std::function<bool(std::span<const row_t>)>& visit);
 
+/// @brief What nqueens verify does: a board's attacking pairs, the board read from a file in any
+/// layout nqueens writes (or standard input), or given in memory.
+struct verify_request {
+  std::string path;  ///< the board's file; "-": standard input; "": `board`
+  std::span<const row_t> board;  ///< a board the caller holds (rows 0-based), when `path` is ""
+  std::string format = "auto";   ///< auto, positions, grid, matrix, json, npy or raw
+  /// One board per line (positions or JSON lines, as solutions writes): a report per board,
+  /// each handed to `on_board` as it is read.
+  bool each = false;
+  std::optional<std::uint64_t> memory_limit;  ///< bytes the check may take; none: what is free
+  unsigned threads = 0;  ///< counting a board of 2^20 queens or more (at most 1024); 0: every core
+  std::function<void(const verify_report&)> on_board;
+};
+
+/// @brief What verify found: the board's report (with `each`, the last one's), the boards read,
+/// and whether every one was valid.
+struct verify_outcome {
+  verify_report report;
+  std::uint64_t boards = 0;
+  bool all_valid = true;
+};
+
+/// @brief Checks the board (or, with `each`, every board of the file). A file of npy, raw or
+/// positions on one line streams (about a bit a line); other input is held whole. Throws
+/// usage_error for a file that cannot be opened or is not a board (naming the file, and the
+/// line with `each`), resource_error past the memory limit.
+verify_outcome run(const verify_request& request);
+
 /// @brief The JSON record of a board's check (nqueens verify --json), without the newline.
 std::string to_json(const verify_report& report);
+
+/// @brief The check as a person reads it: "n=8: valid, ..." with its newline.
+std::string to_text(const verify_report& report);
 
 }  // namespace nq

@@ -77,6 +77,10 @@ batch_request batch_request_from(const named_settings& given, bool swept);
 /// devices, simd): every check and message of nqueens count.
 count_request count_request_from(const named_settings& given);
 
+/// A verify from its settings (file, format, each, memory-limit, threads): every check and
+/// message of nqueens verify before it opens the file.
+verify_request verify_request_from(const named_settings& given);
+
 /// A benchmark from its settings (quick, suite, workloads, device, time-budget, threads,
 /// compare, compare-shared): every check and message of nqueens bench.
 bench_request bench_request_from(const named_settings& given);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/board_io.hpp"
 #include "core/whole_number.hpp"
 #include "engine/local_parameters.hpp"
 #include "engine/solve_job.hpp"
@@ -283,6 +284,23 @@ std::vector<sweep_axis> sweep_from(const std::string& spec, const named_settings
     check_local_floors(probe, request.n);
   }
   return axes;
+}
+
+verify_request verify_request_from(const named_settings& given) {
+  verify_request request;
+  request.path = given.value_or("file", "-");
+  request.format = given.value_or("format", "auto");
+  parse_board_format(request.format);  // an unknown one refused before the file is read
+  request.each = given.has("each");
+  if (given.has("memory-limit"))
+    request.memory_limit = parse_byte_size(given.at("memory-limit"));
+  if (given.has("threads")) {
+    const std::uint64_t asked = parse_positive("--threads", given.at("threads"));
+    if (asked > 1024)
+      throw usage_error("--threads must be at most 1024, got " + std::to_string(asked));
+    request.threads = static_cast<unsigned>(asked);
+  }
+  return request;
 }
 
 }  // namespace nq::engine

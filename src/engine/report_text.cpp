@@ -157,4 +157,17 @@ std::string to_text(const solve_report& report) {
   return text + ")\n";
 }
 
+std::string to_text(const verify_report& report) {
+  std::string text = "n=" + std::to_string(report.n) + ": ";
+  if (report.valid()) return text + "valid, no two queens attack each other\n";
+  text += "invalid, " + count_of(report.conflicts, "attacking pair");
+  if (report.first_clash) {
+    const clash& c = *report.first_clash;
+    text += "; first clash: columns " + std::to_string(c.col_a + 1) + " and " +
+            std::to_string(c.col_b + 1) + " share " +
+            (c.kind == line_kind::anti_diagonal ? "an " : "a ") + line_kind_name(c.kind);
+  }
+  return text + "\n";
+}
+
 }  // namespace nq

@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "core/board_io.hpp"
-#include "core/verify_stream.hpp"
 #include "core/whole_number.hpp"
 #include "nqueens/settings.hpp"
 #include "nqueens/algorithms.hpp"
@@ -121,18 +120,6 @@ solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::ha
 
 std::string path_text(py::handle path, const char* function, const char* keyword);
 
-/// A board file in any layout verify reads (text, npy or raw, detected), as nqueens verify.
-verify_report verify_file(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) throw usage_error("cannot open " + path + ": " + std::strerror(errno));
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, &std::fclose);
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  // npy, raw and one-line positions stream, as in nqueens verify; the rest is held.
-  if (auto streamed = detail::verify_streamed(file, board_format::auto_detect, path, threads, 0))
-    return *streamed;
-  return verify_board(read_board(file, board_format::auto_detect, path), threads);
-}
-
 /// The ValueError for a row off a board of n queens (rows 0-based, columns too).
 py::value_error row_outside(std::size_t col, long long row, std::size_t n) {
   return py::value_error("column " + std::to_string(col) + " has row " + std::to_string(row) +
@@ -144,8 +131,11 @@ py::value_error row_outside(std::size_t col, long long row, std::size_t n) {
 py::object verify(py::handle rows_like) {
   if (py::isinstance<py::str>(rows_like) || py::hasattr(rows_like, "__fspath__")) {
     const std::string path = path_text(rows_like, "verify", "rows");
+    // npy, raw and one-line positions stream, as in nqueens verify; the rest is held.
+    verify_request request;
+    request.path = path;
     const verify_report report = run_interruptible<verify_report>(
-        [&](const std::atomic<bool>*) { return verify_file(path); });
+        [&](const std::atomic<bool>*) { return run(request).report; });
     return py::module_::import("json").attr("loads")(to_json(report));
   }
   // A board is a sequence or an array of rows: None or a number is no board (numpy would make
@@ -171,7 +161,9 @@ py::object verify(py::handle rows_like) {
         throw row_outside(col, row, items.size());
       board.push_back(static_cast<row_t>(row));
     }
-    return py::module_::import("json").attr("loads")(to_json(verify_board(board)));
+    verify_request request;
+    request.board = board;
+    return py::module_::import("json").attr("loads")(to_json(run(request).report));
   }
   const py::array given = py::module_::import("numpy").attr("asarray")(rows_like);
   if (given.ndim() != 1) throw py::value_error("rows must be one-dimensional (a row per column)");
@@ -196,8 +188,10 @@ py::object verify(py::handle rows_like) {
   const std::span<const row_t> board(rows.data(), static_cast<std::size_t>(rows.size()));
   for (std::size_t col = 0; col < board.size(); ++col)
     if (board[col] >= board.size()) throw row_outside(col, board[col], board.size());
+  verify_request request;
+  request.board = board;
   const verify_report report = run_interruptible<verify_report>(
-      [&](const std::atomic<bool>*) { return verify_board(board); });
+      [&](const std::atomic<bool>*) { return run(request).report; });
   return py::module_::import("json").attr("loads")(to_json(report));
 }
 
