@@ -7,8 +7,8 @@
 #if !defined(__CUDACC__)
 #include <atomic>
 
-#include "kernels/host_schedule.hpp"
-#include "kernels/host_stream.hpp"
+#include "kernels/host/schedule.hpp"
+#include "kernels/host/stream.hpp"
 #include "kernels/runtime.cuh"
 #endif
 

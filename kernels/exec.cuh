@@ -5,9 +5,9 @@
 // (the host execution, which CI runs under the sanitizers) they queue the grid on the host
 // stream, which runs it as loops: the blocks in the schedule's order, on one host thread or
 // several side by side, and within a block the threads one after another in the schedule's
-// order (host_schedule.hpp: forward, reverse or shuffled); a block body's threads go phase by
+// order (host/schedule.hpp: forward, reverse or shuffled); a block body's threads go phase by
 // phase between barriers. Under ThreadSanitizer each GPU thread runs as a fiber of its own
-// (host_fibers.hpp), so TSan reports what would race on a device.
+// (host/fibers.hpp), so TSan reports what would race on a device.
 //
 // A block body is written bulk-synchronously: its work is a sequence of block.each(phase)
 // calls, each followed by a barrier, and the code between them is uniform (every thread takes
@@ -32,7 +32,7 @@
 #include <memory>
 #include <new>
 
-#include "kernels/host_grid.hpp"
+#include "kernels/host/grid.hpp"
 #endif
 
 namespace nq::cuda {
@@ -192,7 +192,7 @@ struct host_shared_free {
 };
 
 /// A block as the host execution plays it: each phase runs every thread, in the schedule's
-/// order (host_schedule.hpp), as TSan fibers under ThreadSanitizer (host_fibers.hpp).
+/// order (host/schedule.hpp), as TSan fibers under ThreadSanitizer (host/fibers.hpp).
 template <unsigned Threads>
 class block_context {
  public:

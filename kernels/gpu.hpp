@@ -104,7 +104,7 @@ bool counts_phases();
 
 /// @brief Whether launches run their blocks, and phases their threads, one at a time in order:
 /// the host execution's forward schedule on one host thread (NQ_HOST_ORDER, NQ_HOST_BLOCK_THREADS;
-/// kernels/host_schedule.hpp). False on a device, and for the other schedules.
+/// kernels/host/schedule.hpp). False on a device, and for the other schedules.
 bool runs_in_order();
 
 /// @brief Attacking pairs of a board, counted on the GPU with the shared line logic.

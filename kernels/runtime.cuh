@@ -2,7 +2,7 @@
 // The runtime the kernels' host code uses, one interface for both executions: owned device
 // memory, host memory the device sees while it runs (mapped), copies, events, and waiting for
 // the default stream. Under nvcc each is a checked CUDA call; in the host execution, memory is
-// the host's and the stream is a worker thread (host_stream.hpp).
+// the host's and the stream is a worker thread (host/stream.hpp).
 
 #include <atomic>
 #include <chrono>
@@ -20,7 +20,7 @@
 #include "nqueens/detail/memory.hpp"
 
 #if !defined(__CUDACC__)
-#include "kernels/host_stream.hpp"
+#include "kernels/host/stream.hpp"
 #endif
 
 namespace nq::cuda {

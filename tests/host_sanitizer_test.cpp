@@ -1,7 +1,7 @@
 // The host execution as a GPU sanitizer: each detector shown catching the bug it is for, on
 // small kernels written for the purpose (mutants of a correct kernel), and passing the correct
 // kernel. Thread orders (NQ_HOST_ORDER) catch a result that depends on the order of a phase's
-// threads; ThreadSanitizer, with GPU threads as fibers (host_fibers.hpp), catches threads of a
+// threads; ThreadSanitizer, with GPU threads as fibers (host/fibers.hpp), catches threads of a
 // phase or blocks of a launch that share a byte without an atomic. The TSan cases run the
 // mutant in a child process (this binary, the test named Mutant.*) and read its report; they
 // skip in builds without TSan. Host execution only.
@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "kernels/exec.cuh"
-#include "kernels/host_fibers.hpp"
-#include "kernels/host_schedule.hpp"
+#include "kernels/host/fibers.hpp"
+#include "kernels/host/schedule.hpp"
 #include "kernels/runtime.cuh"
 #include "scratch.hpp"
 

@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "kernels/host_schedule.hpp"
+#include "kernels/host/schedule.hpp"
 
 #if defined(__SANITIZE_THREAD__)
 #define NQ_HOST_FIBERS 1

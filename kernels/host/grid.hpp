@@ -1,8 +1,8 @@
 #pragma once
 // The host execution's grid runner: a launch's blocks in the schedule's order, on one host
-// thread or several side by side (host_schedule.hpp), and a block's phases with their threads
+// thread or several side by side (host/schedule.hpp), and a block's phases with their threads
 // in the schedule's order. Under ThreadSanitizer every GPU thread also runs as a TSan fiber
-// (host_fibers.hpp), so a race a device could show is reported though the host runs one thread
+// (host/fibers.hpp), so a race a device could show is reported though the host runs one thread
 // at a time. Only the host execution includes this.
 
 #include <atomic>
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "kernels/costs.cuh"
-#include "kernels/host_fibers.hpp"
-#include "kernels/host_schedule.hpp"
+#include "kernels/host/fibers.hpp"
+#include "kernels/host/schedule.hpp"
 
 namespace nq::cuda::host {
 
