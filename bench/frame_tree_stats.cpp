@@ -17,8 +17,8 @@
 
 #include "kernels/gpu.hpp"
 #include "nqueens/detail/canonical_frames.hpp"
-#include "nqueens/frame_pieces.hpp"
-#include "nqueens/frame_walk.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
+#include "nqueens/detail/frame_walk.hpp"
 
 namespace {
 

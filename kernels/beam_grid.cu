@@ -3,7 +3,7 @@
 // the grid, then the k kept chosen (plain: a radix select of the k-th least (key, number), the
 // k up to it taken and sorted, grid_select.cuh; stochastic: Thrust's scan of the fitness and a
 // binary search per draw), then the k taken and recounted, a thread each. The keys and draws
-// come from the keyed streams of nqueens/population.hpp, and selections, sorts, scans and
+// come from the keyed streams of nqueens/detail/population.hpp, and selections, sorts, scans and
 // searches do not depend on thread timing, so the beam is exactly the CPU reference's. One
 // thread ends each generation on the device (grid_control.cuh); the host queues generations in
 // batches and reads nothing between them; Thrust's temporaries are cached for the run.
@@ -22,7 +22,7 @@
 #include "kernels/grid_select.cuh"
 #include "kernels/population.cuh"
 #include "kernels/thrust_policy.cuh"
-#include "nqueens/population.hpp"
+#include "nqueens/detail/population.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -14,7 +14,7 @@
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "nqueens/error.hpp"
-#include "nqueens/hill_climbing.hpp"
+#include "nqueens/detail/hill_climbing.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -10,10 +10,10 @@
 #include "kernels/exec.cuh"
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
-#include "nqueens/local_chain.hpp"
-#include "nqueens/philox_registers.hpp"
-#include "nqueens/register_climb.hpp"
-#include "nqueens/register_stochastic.hpp"
+#include "nqueens/detail/local_chain.hpp"
+#include "nqueens/detail/philox_registers.hpp"
+#include "nqueens/detail/register_climb.hpp"
+#include "nqueens/detail/register_stochastic.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -18,7 +18,7 @@
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
 #include "nqueens/error.hpp"
-#include "nqueens/local_chain.hpp"
+#include "nqueens/detail/local_chain.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -22,9 +22,9 @@
 #include "kernels/exec.cuh"
 #include "kernels/frame_count.cuh"
 #include "kernels/gpu.hpp"
-#include "nqueens/frame_pieces.hpp"
-#include "nqueens/frame_search.hpp"
-#include "nqueens/frame_walk.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
+#include "nqueens/detail/frame_search.hpp"
+#include "nqueens/detail/frame_walk.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "kernels/gpu.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/frame_pieces.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
 
 namespace nq::cuda {
 

@@ -19,8 +19,8 @@
 #include "kernels/runtime.cuh"
 #include "nqueens/detail/canonical_frames.hpp"
 #include "nqueens/error.hpp"
-#include "nqueens/frame_pieces.hpp"
-#include "nqueens/frame_walk.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
+#include "nqueens/detail/frame_walk.hpp"
 
 namespace nq::cuda {
 namespace {

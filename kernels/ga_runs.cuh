@@ -7,7 +7,7 @@
 // as they were before it was split.
 
 #include "kernels/population_runs.cuh"
-#include "nqueens/population.hpp"
+#include "nqueens/detail/population.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "nqueens/backend.hpp"
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 #include "nqueens/config.hpp"
-#include "nqueens/constellation.hpp"
+#include "nqueens/detail/constellation.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/local_search.hpp"
 #include "nqueens/placement_solver.hpp"

@@ -16,7 +16,7 @@
 #include "nqueens/detail/memory.hpp"
 #include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/lattice.hpp"
-#include "nqueens/qs4.hpp"
+#include "nqueens/detail/qs4.hpp"
 #include "nqueens/verify.hpp"
 
 namespace nq::cuda {

@@ -1,7 +1,7 @@
 // Block-per-run ga and beam: a block holds one run's population (in shared memory when it fits,
 // else in its slice of global scratch) and breeds or scores it generation by generation, its
 // threads in parallel, drawing from the streams keyed by (seed, run, generation, individual) that
-// the CPU reference draws from (nqueens/population.hpp). Only a summary per generation leaves
+// the CPU reference draws from (nqueens/detail/population.hpp). Only a summary per generation leaves
 // the block, and only when a trace asks for it.
 // The bodies are ga_runs.cuh and beam_runs.cuh, with what they share in population_runs.cuh;
 // this file sizes the runs, launches them and serves gpu::run_population_runs.
@@ -16,7 +16,7 @@
 #include "kernels/population.cuh"
 #include "kernels/population_runs.cuh"
 #include "nqueens/error.hpp"
-#include "nqueens/population.hpp"
+#include "nqueens/detail/population.hpp"
 
 namespace nq::cuda {
 namespace {

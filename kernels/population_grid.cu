@@ -1,7 +1,7 @@
 // Whole-grid ga (shape 2): one run at a time, its population in global memory, each generation
 // a few grid-wide launches (rank the elite, pick parents, count equal pairs, breed, score) that
 // follow one another on the default stream. Every individual draws from its own keyed stream
-// (nqueens/population.hpp), and the scores meet in atomic minima and integer sums, so the
+// (nqueens/detail/population.hpp), and the scores meet in atomic minima and integer sums, so the
 // population does not depend on thread timing and is exactly the CPU reference's. One thread
 // ends each generation on the device (grid_control.cuh): the host queues generations in
 // batches and reads nothing between them. More than 8 elites are ranked by a radix select of
@@ -20,7 +20,7 @@
 #include "kernels/grid_select.cuh"
 #include "kernels/population.cuh"
 #include "kernels/thrust_policy.cuh"
-#include "nqueens/population.hpp"
+#include "nqueens/detail/population.hpp"
 
 namespace nq::cuda {
 namespace {

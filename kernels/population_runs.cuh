@@ -9,7 +9,7 @@
 #include "kernels/device_ops.cuh"
 #include "kernels/exec.cuh"
 #include "kernels/population.cuh"
-#include "nqueens/population.hpp"
+#include "nqueens/detail/population.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -10,7 +10,7 @@
 #include "kernels/gpu.hpp"
 #include "kernels/runtime.cuh"
 #include "kernels/thrust_policy.cuh"
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 
 namespace nq::cuda {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 #include "nqueens/rng.hpp"
 
 namespace nq::test {

@@ -1,6 +1,6 @@
 // The shared step logic of the climbers (climb.hpp), against brute force on real boards.
 
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The frame search cut into pieces (frame_pieces.hpp), against the CPU's frame counter: for
 // every canonical frame and several depths, the pieces' weighted leaves are the frame's tally.
 
-#include "nqueens/frame_pieces.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cpu/frame_engine.hpp"
-#include "nqueens/frame_walk.hpp"
+#include "nqueens/detail/frame_walk.hpp"
 #include "kernels/gpu.hpp"
 #include "oeis.hpp"
 #include "sanitizers.hpp"

@@ -12,7 +12,7 @@
 #include "kernels/gpu.hpp"
 #include "nqueens/count.hpp"
 #include "nqueens/detail/canonical_frames.hpp"
-#include "nqueens/frame_walk.hpp"
+#include "nqueens/detail/frame_walk.hpp"
 #include "oeis.hpp"
 
 namespace nq {

@@ -9,7 +9,7 @@
 #include "kernels/grid_select.cuh"
 #include "kernels/runtime.cuh"
 #include "nqueens/construction.hpp"
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 #include "nqueens/rng.hpp"
 
 namespace nq::test {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 #include "nqueens/config.hpp"
 
 namespace nq::test {

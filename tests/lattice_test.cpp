@@ -9,8 +9,8 @@
 #include <numeric>
 #include <string>
 
-#include "nqueens/philox_batch.hpp"
-#include "nqueens/qs4.hpp"
+#include "nqueens/detail/philox_batch.hpp"
+#include "nqueens/detail/qs4.hpp"
 #include "placement_oracle.hpp"
 #include "resident_memory.hpp"
 

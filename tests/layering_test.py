@@ -131,7 +131,7 @@ def good_tree(root):
     write(root, "src/cli/main.cpp", '#include "cli/x.hpp"\n#include "core/y.hpp"\n'
           '#include "nqueens/engine.hpp"\n#include <cxxopts.hpp>\n')
     write(root, "src/python/module.cpp", '#include "python/rows.hpp"\n#include "nqueens/settings.hpp"\n')
-    write(root, "kernels/count.cu", '#include "kernels/exec.cuh"\n#include "nqueens/lines.hpp"\n'
+    write(root, "kernels/count.cu", '#include "kernels/exec.cuh"\n#include "nqueens/detail/lines.hpp"\n'
           '#include "local.cuh"\n')
     write(root, "kernels/CMakeLists.txt", "target_include_directories(nq_cuda PUBLIC "
           "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)\n")

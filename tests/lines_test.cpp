@@ -1,4 +1,4 @@
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // outcome, the same final board and the same words drawn, for every board from 4 to 16 queens,
 // hc, hc-sideways and hc-restart, each hill-climbing setting, thousands of (seed, run) pairs.
 
-#include "nqueens/register_climb.hpp"
+#include "nqueens/detail/register_climb.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "algorithm_label.hpp"
-#include "nqueens/local_chain.hpp"
-#include "nqueens/philox_registers.hpp"
+#include "nqueens/detail/local_chain.hpp"
+#include "nqueens/detail/philox_registers.hpp"
 
 namespace nq {
 namespace {

@@ -2,7 +2,7 @@
 // the same outcome, the same final board and the same words drawn, for every board from 4 to 16
 // queens, sa (each annealing setting) and random, a thousand (seed, run) pairs a board.
 
-#include "nqueens/register_stochastic.hpp"
+#include "nqueens/detail/register_stochastic.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "algorithm_label.hpp"
-#include "nqueens/local_chain.hpp"
-#include "nqueens/philox_registers.hpp"
+#include "nqueens/detail/local_chain.hpp"
+#include "nqueens/detail/philox_registers.hpp"
 
 namespace nq::register_stochastic_test {
 namespace {

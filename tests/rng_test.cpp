@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "nqueens/philox_batch.hpp"
+#include "nqueens/detail/philox_batch.hpp"
 
 namespace nq {
 namespace {

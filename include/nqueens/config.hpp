@@ -20,4 +20,8 @@ using index_t = std::uint64_t;
 /// @brief The largest board the row type can describe.
 inline constexpr index_t max_n = 0xFFFFFFFFull;
 
+/// @brief The largest board the climbers take: counts are 16-bit, loads 32-bit, and the
+/// first-choice order holds n(n-1) 32-bit move numbers. Huge boards use min-conflicts.
+inline constexpr index_t max_climber_n = 65535;
+
 }  // namespace nq

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "nqueens/constellation.hpp"
+#include "nqueens/detail/constellation.hpp"
 
 namespace nq {
 

@@ -23,7 +23,7 @@
 #include <cstdint>
 
 #include "nqueens/config.hpp"
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 #include "nqueens/rng.hpp"
 
 #if defined(__CUDACC__)

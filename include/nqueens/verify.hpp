@@ -5,7 +5,7 @@
 #include <optional>
 #include <span>
 
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 
 namespace nq {
 

@@ -17,7 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
 #include "nqueens/algorithms.hpp"
-#include "nqueens/climb.hpp"
+#include "nqueens/config.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"

@@ -1,13 +1,13 @@
 // Local beam search: k states; every generation pools all their successors and keeps k of them,
 // the k best (ties by a random key per successor) or k drawn by fitness. Keys and draws come
-// from nqueens/population.hpp's keyed streams, which the GPU kernel draws from too.
+// from nqueens/detail/population.hpp's keyed streams, which the GPU kernel draws from too.
 
 #include <algorithm>
 #include <functional>
 #include <queue>
 
 #include "cpu/population_search.hpp"
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 
 namespace nq::detail {
 

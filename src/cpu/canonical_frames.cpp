@@ -10,7 +10,7 @@
 
 #include "core/worker_threads.hpp"
 #include "nqueens/count.hpp"
-#include "nqueens/frame_pieces.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
 
 namespace nq::detail {
 

@@ -18,7 +18,7 @@
 #include "cpu/frame_engine.hpp"
 #include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
-#include "nqueens/frame_pieces.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
 
 namespace nq {
 

@@ -7,7 +7,7 @@
 #include <span>
 
 #include "nqueens/error.hpp"
-#include "nqueens/frame_pieces.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
 
 namespace nq::detail {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "nqueens/count.hpp"
 #include "nqueens/detail/canonical_frames.hpp"
-#include "nqueens/frame_search.hpp"
+#include "nqueens/detail/frame_search.hpp"
 
 namespace nq::detail {
 

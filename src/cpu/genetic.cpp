@@ -1,7 +1,7 @@
 // The genetic algorithm: tournament (or leader) selection, crossover, mutation and elitism, on
 // the column encoding (any rows; single-point crossover, one gene set to a random row) or the
 // permutation encoding (order crossover, swap mutation). The operators and the keyed streams
-// are nqueens/population.hpp's, which the GPU kernel runs too, pair by pair in parallel.
+// are nqueens/detail/population.hpp's, which the GPU kernel runs too, pair by pair in parallel.
 
 #include <algorithm>
 #include <memory>

@@ -16,8 +16,8 @@
 #include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/min_conflicts.hpp"
-#include "nqueens/philox_batch.hpp"
-#include "nqueens/qs4.hpp"
+#include "nqueens/detail/philox_batch.hpp"
+#include "nqueens/detail/qs4.hpp"
 #include "nqueens/rng.hpp"
 #include "nqueens/verify.hpp"
 

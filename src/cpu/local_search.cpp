@@ -10,7 +10,7 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/detail/stopwatch.hpp"
 #include "nqueens/error.hpp"
-#include "nqueens/local_chain.hpp"
+#include "nqueens/detail/local_chain.hpp"
 #include "nqueens/min_conflicts.hpp"
 #include "nqueens/verify.hpp"
 

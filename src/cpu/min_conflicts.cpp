@@ -7,7 +7,7 @@
 #include "nqueens/construction.hpp"
 #include "nqueens/detail/huge_pages.hpp"
 #include "nqueens/detail/stopwatch.hpp"
-#include "nqueens/lines.hpp"
+#include "nqueens/detail/lines.hpp"
 #include "nqueens/rng.hpp"
 
 namespace nq {

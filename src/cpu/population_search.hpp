@@ -1,6 +1,6 @@
 #pragma once
 // Local beam search and the genetic algorithm on the CPU: searches over many states at once,
-// drawing from streams keyed by (seed, run, generation, individual) (nqueens/population.hpp).
+// drawing from streams keyed by (seed, run, generation, individual) (nqueens/detail/population.hpp).
 // Steps are generations; the observer sees one trace row per generation (and one for the
 // starting states) and may stop the search.
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "nqueens/local_search.hpp"
-#include "nqueens/population.hpp"
+#include "nqueens/detail/population.hpp"
 
 namespace nq::detail {
 

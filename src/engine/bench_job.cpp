@@ -16,7 +16,7 @@
 #include "engine/device_choice.hpp"
 #include "nqueens/bench.hpp"
 #include "nqueens/error.hpp"
-#include "nqueens/philox_batch.hpp"
+#include "nqueens/detail/philox_batch.hpp"
 
 namespace nq {
 

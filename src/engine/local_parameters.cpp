@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/whole_number.hpp"
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 #include "nqueens/detail/memory.hpp"
 #include "nqueens/error.hpp"
 

@@ -16,7 +16,7 @@
 #include "engine/stop_bridge.hpp"
 #include "nqueens/algorithms.hpp"
 #include "nqueens/chains.hpp"
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 #include "nqueens/construction.hpp"
 #include "nqueens/detail/memory.hpp"
 #include "nqueens/error.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "nqueens/constellation.hpp"
+#include "nqueens/detail/constellation.hpp"
 
 namespace nq::detail {
 

@@ -23,8 +23,8 @@
 
 #include <cstdint>
 
-#include "nqueens/frame_pieces.hpp"
-#include "nqueens/frame_walk_rows.hpp"
+#include "nqueens/detail/frame_pieces.hpp"
+#include "nqueens/detail/frame_walk_rows.hpp"
 
 namespace nq {
 

@@ -5,7 +5,7 @@
 /// CPU thread and a GPU thread given the same (seed, run) walk the same path. Steps are moves
 /// made (hc, hc-sideways, hc-restart, first-choice) or iterations (the jump variants).
 
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 #include "nqueens/local_settings.hpp"
 
 namespace nq {

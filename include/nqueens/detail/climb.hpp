@@ -9,15 +9,11 @@
 #include <limits>
 #include <type_traits>
 
-#include "nqueens/lines.hpp"           // diag_line_count
+#include "nqueens/detail/lines.hpp"           // diag_line_count
 #include "nqueens/local_settings.hpp"  // tie_rule
 #include "nqueens/rng.hpp"
 
 namespace nq {
-
-/// @brief The largest board the climbers take: counts are 16-bit, loads 32-bit, and the
-/// first-choice order holds n(n-1) 32-bit move numbers. Huge boards use min-conflicts.
-inline constexpr index_t max_climber_n = 65535;
 
 /// @brief The largest board a climber with signed 16-bit counts takes: three counts add up
 /// without overflow in 16 bits.

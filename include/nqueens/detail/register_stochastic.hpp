@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "nqueens/register_climb.hpp"
+#include "nqueens/detail/register_climb.hpp"
 
 namespace nq {
 

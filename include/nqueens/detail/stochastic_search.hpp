@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "nqueens/hill_climbing.hpp"
+#include "nqueens/detail/hill_climbing.hpp"
 
 namespace nq {
 namespace detail {

@@ -14,7 +14,7 @@
 
 #include <cmath>
 
-#include "nqueens/climb.hpp"
+#include "nqueens/detail/climb.hpp"
 #include "nqueens/local_settings.hpp"
 #include "nqueens/rng.hpp"
 

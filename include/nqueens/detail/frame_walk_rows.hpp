@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "nqueens/frame_search.hpp"
+#include "nqueens/detail/frame_search.hpp"
 
 namespace nq {
 

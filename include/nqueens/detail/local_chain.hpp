@@ -4,7 +4,7 @@
 /// it: one place, called by the CPU reference (the algorithm chosen at run time) and by the
 /// kernels (one instantiation per algorithm).
 
-#include "nqueens/stochastic_search.hpp"
+#include "nqueens/detail/stochastic_search.hpp"
 
 namespace nq {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "nqueens/constellation.hpp"
+#include "nqueens/detail/constellation.hpp"
 
 namespace nq {
 

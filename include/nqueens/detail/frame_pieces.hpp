@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <initializer_list>
 
-#include "nqueens/frame_search.hpp"
+#include "nqueens/detail/frame_search.hpp"
 
 namespace nq {
 
