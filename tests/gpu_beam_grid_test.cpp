@@ -11,35 +11,24 @@
 #include <thread>
 
 #include "board_oracles.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
-#include "population_grid_checks.hpp"
+#include "population_checks.hpp"
 
 namespace nq {
 namespace {
 
 using gpu::population_shape;
+using test::beam;
 using test::cpu_run;
 using test::device_or_host;
+using test::population_case;
 using test::whole_grid;
 
-local_search_settings beam(std::uint32_t width, bool stochastic) {
-  local_search_settings s;
-  s.algorithm = local_algorithm::beam;
-  s.beam.width = width;
-  s.beam.stochastic = stochastic;
-  return s;
-}
-
-struct beam_case {
-  std::string name;
-  local_search_settings settings;
-  friend void PrintTo(const beam_case& c, std::ostream* os) { *os << c.name; }
-};
-
 // Widths 1, small, and wider than a block of the grid's kernels (256 threads).
-std::vector<beam_case> cases() {
-  std::vector<beam_case> all;
+std::vector<population_case> beam_cases() {
+  std::vector<population_case> all;
   for (const bool stochastic : {false, true})
     for (const std::uint32_t width : {1u, 5u, 300u})
       all.push_back({std::string(stochastic ? "stochastic_" : "plain_") + std::to_string(width),
@@ -47,12 +36,7 @@ std::vector<beam_case> cases() {
   return all;
 }
 
-class GpuBeamGrid : public ::testing::TestWithParam<beam_case> {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuBeamGrid = test::gpu_param_fixture<population_case>;
 
 // n = 2: every board costs 1, so every successor has fitness 0 (the stochastic draw's
 // zero-total path takes the last successor, as the CPU does).
@@ -63,28 +47,23 @@ TEST_P(GpuBeamGrid, MatchesTheCpuRunForRun) {
     if (test::host_sizes() && n == 100 && GetParam().settings.beam.width > 5) continue;
     const std::uint64_t runs = n >= 32 ? 2 : device_or_host(12, 4);
     const std::uint64_t max_steps = n >= 100 ? 3 : n >= 32 ? 12 : 80;
-    ASSERT_NO_FATAL_FAILURE(
-        test::expect_whole_grid_runs_match_cpu(n, GetParam().settings, 29, 1000, runs, max_steps));
+    ASSERT_NO_FATAL_FAILURE(test::expect_runs_match_cpu(
+        population_shape::whole_grid, n, GetParam().settings, 29, 1000, runs, max_steps));
   }
 }
 
 TEST_P(GpuBeamGrid, TracesTheCpuGenerations) {
   for (const index_t n : {2, 8, 13}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    ASSERT_NO_FATAL_FAILURE(
-        test::expect_whole_grid_trace_matches_cpu(n, GetParam().settings, 5, 17, 60));
+    ASSERT_NO_FATAL_FAILURE(test::expect_trace_matches_cpu(population_shape::whole_grid, n,
+                                                           GetParam().settings, 5, 17, 60));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Searches, GpuBeamGrid, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Searches, GpuBeamGrid, ::testing::ValuesIn(beam_cases()),
                          [](const auto& info) { return info.param.name; });
 
-class GpuBeamGridControl : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuBeamGridControl = test::gpu_fixture;
 
 // The automatic shape, as for ga: whole-grid for beams whose block-per-run workspace (the
 // successors' keys) does not fit in a block's shared memory, when a launch holds few runs.
@@ -134,7 +113,8 @@ TEST_F(GpuBeamGridControl, LargeBoardsMatchTheCpu) {
   for (const bool stochastic : {false, true}) {
     SCOPED_TRACE(stochastic ? "stochastic" : "plain");
     const auto settings = beam(device_or_host(16u, 2u), stochastic);
-    ASSERT_NO_FATAL_FAILURE(test::expect_whole_grid_runs_match_cpu(n, settings, 4, 0, 1, 2));
+    ASSERT_NO_FATAL_FAILURE(
+        test::expect_runs_match_cpu(population_shape::whole_grid, n, settings, 4, 0, 1, 2));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/chains.cuh"
 #include "kernels/gpu.hpp"
@@ -18,12 +19,7 @@ namespace {
 
 using A = local_algorithm;
 
-class GpuChainsBudget : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuChainsBudget = test::gpu_fixture;
 
 /// Runs `runs` of `a` on n queens on the GPU backend as the CLI does: with a stop to raise (never
 /// raised here), which once kept every run's record. Returns what the batch cost the host.

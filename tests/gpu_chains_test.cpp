@@ -10,6 +10,7 @@
 
 #include "algorithm_label.hpp"
 #include "board_oracles.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/batch.hpp"
@@ -29,12 +30,12 @@ const A thread_chain_algorithms[] = {
 using test::device_or_host;
 using test::label;
 
-class GpuChains : public ::testing::TestWithParam<A> {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuChains = test::gpu_param_fixture<A>;
+using GpuBlockChains = test::gpu_fixture;
+using GpuRace = test::gpu_fixture;
+using GpuSolveChainsStopped = test::gpu_fixture;
+using GpuBatchStop = test::gpu_fixture;
+using GpuBatchTally = test::gpu_fixture;
 
 TEST_P(GpuChains, MatchTheCpuRunForRun) {
   local_search_settings settings;
@@ -111,8 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuChains, ::testing::ValuesIn(thread_chain_algori
 // Block-per-chain steepest ascent (33 to 8192 queens), with several columns per thread on the
 // larger boards: the CPU's chain, run for run. Static and dynamic shared memory pass 48 KiB
 // (the opt-in) from 3,337 queens, dynamic alone from 3,512; at 8,192 the board takes 112 KiB.
-TEST(GpuBlockChains, MatchTheCpuRunForRun) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBlockChains, MatchTheCpuRunForRun) {
   struct size_case {
     index_t n;
     std::uint64_t runs, max_steps;
@@ -153,8 +153,7 @@ TEST(GpuBlockChains, MatchTheCpuRunForRun) {
 // The seeds' climber rules on block chains with one or several columns per thread, where the
 // first or last tie may sit in any thread's range, and threads scan rows from staggered starts
 // (P = 4 at 1,024): the block's choice is the CPU's, run for run.
-TEST(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
   std::vector<local_search_settings> cases(4);
   cases[0].algorithm = A::hc;
   cases[0].hill.ties = tie_rule::last;
@@ -193,8 +192,7 @@ TEST(GpuBlockChains, TieRulesAndPlateauJumpsMatchTheCpu) {
 
 // solve --chains on the GPU: runs stop once a lower-numbered run has solved, and the
 // lowest-numbered run that solves is the CPU's, whose record matches.
-TEST(GpuRace, FindsTheCpusLowestSolvedChain) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuRace, FindsTheCpusLowestSolvedChain) {
   for (const A a : {A::hc, A::sa, A::hc_sideways}) {
     local_search_settings settings;
     settings.algorithm = a;
@@ -235,17 +233,11 @@ struct kept_chain_case {
   }
 };
 
-class GpuSolveChains : public ::testing::TestWithParam<kept_chain_case> {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuSolveChains = test::gpu_param_fixture<kept_chain_case>;
 
 // A chain a stop or a limit ended at its very start is kept as it stood (no steps, its start's
 // pairs), traced or not, on the CPU and the GPU: the trace's replay must not run it further.
-TEST(GpuSolveChainsStopped, AChainStoppedAtItsStartIsKeptAsItStood) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuSolveChainsStopped, AChainStoppedAtItsStartIsKeptAsItStood) {
   // sa on 30 queens runs as a thread chain on the GPU, hc-restart on 40 as a block chain.
   const std::pair<A, index_t> searches[] = {{A::sa, 30}, {A::hc_restart, 40}};
   for (const auto& [algorithm, n] : searches)
@@ -344,8 +336,7 @@ INSTANTIATE_TEST_SUITE_P(Kept, GpuSolveChains,
 
 // A stop ends a batch with the statistics of runs 0..k-1, every one finished and each the CPU's
 // record: the runs the stop cut short, or kept from starting, are left out, on both backends.
-TEST(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
   local_search_settings settings;
   settings.algorithm = A::sa;
   constexpr index_t n = 10;
@@ -398,8 +389,7 @@ TEST(GpuBatchStop, DescribesOnlyTheRunsThatFinished) {
 
 // Without records, a stopped batch on the GPU is described by its backend's tally alone: the
 // runs of the launches before the stop, every one finished and each the CPU's.
-TEST(GpuBatchStop, WithoutRecordsDescribesTheLaunchesBeforeTheStop) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBatchStop, WithoutRecordsDescribesTheLaunchesBeforeTheStop) {
   local_search_settings settings;
   settings.algorithm = A::sa;
   constexpr index_t n = 10;
@@ -433,8 +423,7 @@ TEST(GpuBatchStop, WithoutRecordsDescribesTheLaunchesBeforeTheStop) {
 // A batch is one persistent launch, and a stop ends the taking of runs: every run taken runs
 // to its end, so the statistics describe runs 0..k-1, each the CPU's, with nothing dropped and
 // no records kept.
-TEST(GpuBatchStop, OneLaunchStopsTakingRunsAndDescribesThoseTaken) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBatchStop, OneLaunchStopsTakingRunsAndDescribesThoseTaken) {
   local_search_settings settings;
   settings.algorithm = A::hc;
   constexpr index_t n = 8;
@@ -479,13 +468,13 @@ TEST(GpuBatchStop, OneLaunchStopsTakingRunsAndDescribesThoseTaken) {
 // only the short ones). Stopped 20 ms in, no run is described: endless random searches (the
 // generic chains) and hc-sideways with no limit on its sideways moves, which wanders a plateau
 // for ever (8 queens: the chains in registers, which poll the stop as the observer does).
-TEST(GpuBatchStop, RunsThatOutliveTheGraceAreCutAndTheirLaunchDropped) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBatchStop, RunsThatOutliveTheGraceAreCutAndTheirLaunchDropped) {
   struct endless_case {
     A algorithm;
     index_t n;
   };
-  for (const auto& [algorithm, n] : {endless_case{A::random, 32}, endless_case{A::hc_sideways, 8}}) {
+  for (const auto& [algorithm, n] :
+       {endless_case{A::random, 32}, endless_case{A::hc_sideways, 8}}) {
     local_search_settings settings;
     settings.algorithm = algorithm;
     settings.hill.max_sideways = UINT32_MAX;
@@ -508,8 +497,7 @@ TEST(GpuBatchStop, RunsThatOutliveTheGraceAreCutAndTheirLaunchDropped) {
 // Runs past the device's dense bins (2^16 steps where the step limit is above 2^22) go to a
 // list, read back with the bins: random search on 7 queens takes 20,600 draws on average, and
 // about one run in 25 more than 65,536. The statistics are the CPU's.
-TEST(GpuBatchTally, RunsPastTheBinsAreTalliedExactly) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBatchTally, RunsPastTheBinsAreTalliedExactly) {
   local_search_settings settings;
   settings.algorithm = A::random;
   batch_settings b;
@@ -531,8 +519,7 @@ TEST(GpuBatchTally, RunsPastTheBinsAreTalliedExactly) {
 // Above 32 queens each thread's board is a slice of scratch sized for the grid the launch
 // takes: a batch of more runs than one block holds is the CPU's, run for run (ASan, in the
 // host execution, sees a board past the scratch).
-TEST(GpuBatchTally, ScratchChainsMatchTheCpu) {
-  if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+TEST_F(GpuBatchTally, ScratchChainsMatchTheCpu) {
   for (const A a : {A::sa, A::random_opt}) {
     local_search_settings settings;
     settings.algorithm = a;

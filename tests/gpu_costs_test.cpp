@@ -5,17 +5,13 @@
 
 #include <vector>
 
+#include "gpu_fixture.hpp"
 #include "kernels/gpu.hpp"
 
 namespace nq {
 namespace {
 
-class GpuCosts : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuCosts = test::gpu_fixture;
 
 // count_attacking_pairs: three buffers, the board copied in, one launch, the bad-column word
 // copied back and the reduction, which waits for its value (and no wait of its own before it).

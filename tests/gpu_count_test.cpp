@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/count.hpp"
@@ -15,11 +16,8 @@ namespace {
 using test::a000170;
 using test::a002562;
 
-class GpuCount : public ::testing::Test {
+class GpuCount : public test::gpu_fixture {
  protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
   /// Settings that count n on the GPU, the way `nqueens count --device gpu` does.
   count_settings on_gpu(int n) {
     count_settings settings;

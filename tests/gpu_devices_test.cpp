@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/count.hpp"
@@ -23,11 +24,8 @@ namespace {
 using test::a000170;
 using test::a002562;
 
-class GpuDevices : public ::testing::Test {
+class GpuDevices : public test::gpu_fixture {
  protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
   void TearDown() override { gpu::set_host_devices(1); }
 
   /// Settings that count n on `devices` devices (counter i on device i, or i modulo the GPUs

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <vector>
 
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/count.hpp"
@@ -18,11 +19,8 @@
 namespace nq {
 namespace {
 
-class GpuFrameCountBudget : public ::testing::Test {
+class GpuFrameCountBudget : public test::gpu_fixture {
  protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
   void TearDown() override { gpu::set_host_frame_lanes(gpu::frame_lane_play::threads); }
 
   static std::vector<std::uint32_t> every_frame(const gpu::frame_counter& counter) {

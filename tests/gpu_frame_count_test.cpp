@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "cpu/frame_engine.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/count.hpp"
@@ -20,11 +21,8 @@ namespace {
 using test::a000170;
 using test::a002562;
 
-class GpuFrameCount : public ::testing::Test {
+class GpuFrameCount : public test::gpu_fixture {
  protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
   /// Settings that count n on the GPU by frames, the way `nqueens count --device gpu` does, in
   /// `launches` launches (one by default); `on_frame` hears every frame the counter reports.
   count_settings on_gpu(int n, std::function<void(const finished_subproblem&)> on_frame = {},

@@ -6,6 +6,7 @@
 
 #include <atomic>
 
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/lattice.hpp"
@@ -14,12 +15,7 @@
 namespace nq {
 namespace {
 
-class GpuLattice : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuLattice = test::gpu_fixture;
 
 placement_settings with(std::uint64_t seed, unsigned threads = 2) {
   placement_settings settings;

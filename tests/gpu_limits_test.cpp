@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "algorithm_label.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/chains.cuh"
 #include "kernels/gpu.hpp"
@@ -25,12 +26,7 @@ using A = local_algorithm;
 using test::device_or_host;
 using test::label;
 
-class GpuEdges : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuEdges = test::gpu_fixture;
 
 /// Runs [first, first + count) on the GPU and on the CPU: outcome and board, run for run.
 void expect_runs_match_cpu(index_t n, const local_search_settings& settings, std::uint64_t seed,

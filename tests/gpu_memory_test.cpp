@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_fixture.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/placement_solver.hpp"
@@ -18,10 +19,11 @@ namespace {
 
 using operation = std::function<void()>;
 
-class GpuMemory : public ::testing::Test {
+class GpuMemory : public test::gpu_fixture {
  protected:
   void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+    gpu_fixture::SetUp();
+    if (IsSkipped()) return;
     if (!gpu::set_host_device_memory(0)) GTEST_SKIP() << "a device's memory cannot be capped";
   }
   void TearDown() override { gpu::set_host_device_memory(0); }

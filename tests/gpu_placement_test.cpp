@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/placement.hpp"
@@ -16,12 +17,7 @@
 namespace nq {
 namespace {
 
-class GpuPlacement : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuPlacement = test::gpu_fixture;
 
 TEST_F(GpuPlacement, SameBoardAsTheCpu) {
   std::vector<index_t> sizes{1, 4, 5, 6, 7, 8, 9, 10, 16, 31, 32, 33, 63, 64, 1000, 8193, 100003};

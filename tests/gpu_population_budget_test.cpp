@@ -7,8 +7,9 @@
 
 #include <bit>
 
+#include "gpu_fixture.hpp"
 #include "kernels/gpu.hpp"
-#include "population_grid_checks.hpp"
+#include "population_checks.hpp"
 
 namespace nq {
 namespace {
@@ -41,21 +42,10 @@ local_search_settings stuck_ga() {
   return s;
 }
 
-/// A beam of 4 on 3 queens, which have no solution.
-local_search_settings beam(bool stochastic) {
-  local_search_settings s;
-  s.algorithm = local_algorithm::beam;
-  s.beam.width = 4;
-  s.beam.stochastic = stochastic;
-  return s;
-}
+/// A beam of 4, run on 3 queens, which have no solution.
+local_search_settings stuck_beam(bool stochastic) { return test::beam(4, stochastic); }
 
-class GpuPopulationGridBudget : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuPopulationGridBudget = test::gpu_fixture;
 
 // Thrust's temporaries (the elite's sort) are taken by the run's first generation and reused.
 TEST_F(GpuPopulationGridBudget, AGenerationAllocatesNothingAfterTheFirst) {
@@ -77,16 +67,11 @@ TEST_F(GpuPopulationGridBudget, AGenerationNeedsNoBlockingCopy) {
   EXPECT_LE(spent.launches, 12 * generations);
 }
 
-class GpuBeamBudget : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuBeamBudget = test::gpu_fixture;
 
 TEST_F(GpuBeamBudget, AGenerationAllocatesNothingAfterTheFirst) {
   for (const bool stochastic : {false, true}) {
-    const gpu::gpu_costs spent = cost_of_g_generations(3, beam(stochastic));
+    const gpu::gpu_costs spent = cost_of_g_generations(3, stuck_beam(stochastic));
     EXPECT_EQ(spent.allocations, 0u) << stochastic;
     EXPECT_EQ(spent.allocated_bytes, 0u) << stochastic;
   }
@@ -98,7 +83,7 @@ TEST_F(GpuBeamBudget, AGenerationAllocatesNothingAfterTheFirst) {
 // end: 6 (the scan and the search are Thrust's, in stream order).
 TEST_F(GpuBeamBudget, AGenerationNeedsNoBlockingCopy) {
   for (const bool stochastic : {false, true}) {
-    const gpu::gpu_costs spent = cost_of_g_generations(3, beam(stochastic));
+    const gpu::gpu_costs spent = cost_of_g_generations(3, stuck_beam(stochastic));
     EXPECT_EQ(spent.to_host_copies, 0u) << stochastic;
     EXPECT_EQ(spent.to_device_copies, 0u) << stochastic;
     EXPECT_LE(spent.syncs, generations / 32 + 1) << stochastic;
@@ -113,7 +98,7 @@ TEST_F(GpuBeamBudget, AGenerationNeedsNoBlockingCopy) {
 TEST_F(GpuBeamBudget, KeepingKTakesNoMemoryPerSuccessorBeyondItsKey) {
   const index_t n = 200;
   const std::uint64_t width = 16, successors = width * n * (n - 1);
-  auto settings = beam(false);
+  auto settings = stuck_beam(false);
   settings.beam.width = width;
   const gpu::gpu_costs before = gpu::costs();
   test::whole_grid(n, settings, 7, 0, 1, 2, nullptr);
@@ -125,13 +110,13 @@ TEST_F(GpuBeamBudget, KeepingKTakesNoMemoryPerSuccessorBeyondItsKey) {
 
 /// Block phases (barriers) G more generations of one block-per-run beam take (as above).
 std::uint64_t block_phases_of_g_generations(index_t n, std::uint32_t width) {
-  auto settings = beam(false);
+  auto settings = stuck_beam(false);
   settings.beam.width = width;
   const auto spend = [&](std::uint64_t max_steps) {
     const gpu::gpu_costs before = gpu::costs();
     const auto runs = gpu::run_population_runs(
-        n, settings, 7, 0, 1, {.max_steps = max_steps, .shape = gpu::population_shape::block_per_run},
-        nullptr);
+        n, settings, 7, 0, 1,
+        {.max_steps = max_steps, .shape = gpu::population_shape::block_per_run}, nullptr);
     const gpu::gpu_costs spent = gpu::costs() - before;
     EXPECT_EQ(runs.at(0).steps, max_steps) << "the run must not end early";
     return spent.block_phases;

@@ -9,9 +9,10 @@
 #include <string>
 
 #include "board_oracles.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
-#include "population_grid_checks.hpp"
+#include "population_checks.hpp"
 
 namespace nq {
 namespace {
@@ -20,24 +21,12 @@ using A = local_algorithm;
 using gpu::population_shape;
 using test::cpu_run;
 using test::device_or_host;
+using test::ga;
+using test::population_case;
 using test::whole_grid;
 
-struct grid_case {
-  std::string name;
-  local_search_settings settings;
-  friend void PrintTo(const grid_case& c, std::ostream* os) { *os << c.name; }
-};
-
-local_search_settings ga(std::uint32_t population, bool permutation) {
-  local_search_settings s;
-  s.algorithm = A::ga;
-  s.genetic.population = population;
-  s.genetic.permutation = permutation;
-  return s;
-}
-
-std::vector<grid_case> cases() {
-  std::vector<grid_case> all;
+std::vector<population_case> whole_grid_cases() {
+  std::vector<population_case> all;
   all.push_back({"columns_small", ga(16, false)});
   all.push_back({"columns_large", ga(300, false)});
   all.push_back({"permutation_small", ga(16, true)});
@@ -58,40 +47,30 @@ std::vector<grid_case> cases() {
   return all;
 }
 
-class GpuPopulationGrid : public ::testing::TestWithParam<grid_case> {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuPopulationGrid = test::gpu_param_fixture<population_case>;
 
 TEST_P(GpuPopulationGrid, MatchesTheCpuRunForRun) {
   for (const index_t n : {1, 4, 8, 13, 32, 100}) {
     SCOPED_TRACE("n=" + std::to_string(n));
     const std::uint64_t runs = n >= 32 ? 2 : device_or_host(12, 4);
     const std::uint64_t max_steps = n >= 100 ? 3 : n >= 32 ? 12 : 80;
-    ASSERT_NO_FATAL_FAILURE(
-        test::expect_whole_grid_runs_match_cpu(n, GetParam().settings, 29, 1000, runs, max_steps));
+    ASSERT_NO_FATAL_FAILURE(test::expect_runs_match_cpu(
+        population_shape::whole_grid, n, GetParam().settings, 29, 1000, runs, max_steps));
   }
 }
 
 TEST_P(GpuPopulationGrid, TracesTheCpuGenerations) {
   for (const index_t n : {8, 13}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    ASSERT_NO_FATAL_FAILURE(
-        test::expect_whole_grid_trace_matches_cpu(n, GetParam().settings, 5, 17, 60));
+    ASSERT_NO_FATAL_FAILURE(test::expect_trace_matches_cpu(population_shape::whole_grid, n,
+                                                           GetParam().settings, 5, 17, 60));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Searches, GpuPopulationGrid, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Searches, GpuPopulationGrid, ::testing::ValuesIn(whole_grid_cases()),
                          [](const auto& info) { return info.param.name; });
 
-class GpuPopulationGridControl : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuPopulationGridControl = test::gpu_fixture;
 
 // The automatic shape: whole-grid for ga runs that do not fit in a block's shared memory, when
 // a launch holds few of them; block-per-run otherwise (beam: gpu_beam_grid_test.cpp).
@@ -179,12 +158,7 @@ TEST_F(GpuPopulationGridControl, LargeBoardsMatchTheCpu) {
 // Elitism keeps the best: with an elite, the best cost never rises from one generation to the
 // next, even under heavy mutation.
 TEST_F(GpuPopulationGridControl, ElitismKeepsTheBest) {
-  auto settings = ga(40, false);
-  settings.genetic.mutation = 0.9;
-  std::vector<trace_row> trace;
-  whole_grid(24, settings, 3, 0, 1, 80, nullptr, &trace);
-  ASSERT_GT(trace.size(), 2u);
-  for (std::size_t g = 1; g < trace.size(); ++g) EXPECT_LE(trace[g].cost, trace[g - 1].cost);
+  test::expect_elitism_keeps_the_best(population_shape::whole_grid);
 }
 
 // A stop signal raised before the launch ends every run after its start: stopped, no

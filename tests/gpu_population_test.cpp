@@ -8,40 +8,23 @@
 #include <string>
 
 #include "board_oracles.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_tests.hpp"
 #include "kernels/gpu.hpp"
 #include "nqueens/batch.hpp"
+#include "population_checks.hpp"
 
 namespace nq {
 namespace {
 
 using A = local_algorithm;
+using gpu::population_shape;
+using test::beam;
 using test::device_or_host;
+using test::ga;
+using test::population_case;
 
-/// One configuration: the settings, a name to print, and the sizes and runs to compare.
-struct population_case {
-  std::string name;
-  local_search_settings settings;
-  friend void PrintTo(const population_case& c, std::ostream* os) { *os << c.name; }
-};
-
-local_search_settings ga(std::uint32_t population, bool permutation) {
-  local_search_settings s;
-  s.algorithm = A::ga;
-  s.genetic.population = population;
-  s.genetic.permutation = permutation;
-  return s;
-}
-
-local_search_settings beam(std::uint32_t width, bool stochastic) {
-  local_search_settings s;
-  s.algorithm = A::beam;
-  s.beam.width = width;
-  s.beam.stochastic = stochastic;
-  return s;
-}
-
-std::vector<population_case> cases() {
+std::vector<population_case> block_per_run_cases() {
   std::vector<population_case> all;
   all.push_back({"ga_columns_small", ga(16, false)});
   all.push_back({"ga_columns_large", ga(300, false)});
@@ -63,104 +46,45 @@ std::vector<population_case> cases() {
   return all;
 }
 
-/// Options that keep every run block-per-run (shape 1), whose global-scratch layout the
-/// automatic shape would hand to the whole grid (gpu_population_grid_test.cpp).
-gpu::chain_options block_per_run(std::uint64_t max_steps) {
-  return {.max_steps = max_steps, .shape = gpu::population_shape::block_per_run};
-}
-
-class GpuPopulation : public ::testing::TestWithParam<population_case> {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuPopulation = test::gpu_param_fixture<population_case>;
 
 /// Generations the comparison runs at n (the host execution plays every block on one thread).
-std::uint64_t generations(index_t n) { return n >= 100 ? 4 : n >= 32 ? 25 : 200; }
+std::uint64_t generations_at(index_t n) { return n >= 100 ? 4 : n >= 32 ? 25 : 200; }
 std::uint64_t runs_at(index_t n) {
   return n >= 100  ? device_or_host(8, 2, 1)
          : n >= 32 ? device_or_host(64, 4, 1)
                    : device_or_host(128, 24, 4);
 }
 
+// Every run block-per-run (shape 1, forced), whose global-scratch layout the automatic shape
+// would hand to the whole grid (gpu_population_grid_test.cpp).
 TEST_P(GpuPopulation, MatchesTheCpuRunForRun) {
-  const local_search_settings& settings = GetParam().settings;
-  constexpr std::uint64_t seed = 91, first = 500;
   for (const index_t n : {1, 4, 8, 13, 32, 100}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    const std::uint64_t runs = runs_at(n), max_steps = generations(n);
-    std::vector<row_t> boards;
-    const auto gpu_runs =
-        gpu::run_population_runs(n, settings, seed, first, runs, block_per_run(max_steps), &boards);
-    ASSERT_EQ(gpu_runs.size(), runs);
-    local_workspace cpu(n, settings);
-    for (std::uint64_t i = 0; i < runs; ++i) {
-      local_run run;
-      run.seed = seed;
-      run.stream = first + i;
-      run.limits.max_steps = max_steps;
-      const chain_outcome expected = cpu.run(run);
-      const chain_outcome& got = gpu_runs[i];
-      ASSERT_EQ(got.solved, expected.solved) << "run " << i;
-      ASSERT_EQ(got.cost, expected.cost) << "run " << i;
-      ASSERT_EQ(got.steps, expected.steps) << "run " << i;
-      ASSERT_FALSE(got.stopped) << "run " << i;
-      const std::vector<row_t> board(boards.begin() + i * n, boards.begin() + (i + 1) * n);
-      ASSERT_EQ(board, std::vector<row_t>(cpu.board(), cpu.board() + n)) << "run " << i;
-      ASSERT_EQ(test::brute_force_pairs(board), got.cost) << "run " << i;
-    }
+    ASSERT_NO_FATAL_FAILURE(test::expect_runs_match_cpu(population_shape::block_per_run, n,
+                                                        GetParam().settings, 91, 500, runs_at(n),
+                                                        generations_at(n)));
   }
 }
 
+// The automatic shape, which at 8 and 13 queens is block-per-run.
 TEST_P(GpuPopulation, TracesTheCpuGenerations) {
-  const local_search_settings& settings = GetParam().settings;
   for (const index_t n : {8, 13}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    constexpr std::uint64_t seed = 5, stream = 17, max_steps = 60;
-    std::vector<trace_row> gpu_trace, cpu_trace;
-    const auto got = gpu::run_population_runs(n, settings, seed, stream, 1,
-                                              {.max_steps = max_steps}, nullptr, &gpu_trace);
-    local_workspace cpu(n, settings);
-    local_run run;
-    run.seed = seed;
-    run.stream = stream;
-    run.limits.max_steps = max_steps;
-    run.trace = [&](const trace_row& row) { cpu_trace.push_back(row); };
-    const chain_outcome expected = cpu.run(run);
-    ASSERT_EQ(got[0].steps, expected.steps);
-    ASSERT_EQ(gpu_trace.size(), cpu_trace.size());
-    for (std::size_t g = 0; g < cpu_trace.size(); ++g) {
-      EXPECT_EQ(gpu_trace[g].step, cpu_trace[g].step) << "generation " << g;
-      EXPECT_EQ(gpu_trace[g].cost, cpu_trace[g].cost) << "generation " << g;
-      EXPECT_EQ(gpu_trace[g].best_fitness, cpu_trace[g].best_fitness) << "generation " << g;
-      EXPECT_EQ(gpu_trace[g].mean_fitness, cpu_trace[g].mean_fitness) << "generation " << g;
-    }
-    // The run stops at its first solution: only the last generation may have cost 0.
-    for (std::size_t g = 0; g + 1 < gpu_trace.size(); ++g) EXPECT_NE(gpu_trace[g].cost, 0u);
-    EXPECT_EQ(got[0].solved, gpu_trace.back().cost == 0);
+    ASSERT_NO_FATAL_FAILURE(test::expect_trace_matches_cpu(population_shape::automatic, n,
+                                                           GetParam().settings, 5, 17, 60));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Searches, GpuPopulation, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Searches, GpuPopulation, ::testing::ValuesIn(block_per_run_cases()),
                          [](const auto& info) { return info.param.name; });
 
-class GpuPopulationControl : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using GpuPopulationControl = test::gpu_fixture;
 
 // Elitism keeps the best: with an elite, the best cost never rises from one generation to the
 // next.
 TEST_F(GpuPopulationControl, ElitismKeepsTheBest) {
-  auto settings = ga(40, false);
-  settings.genetic.mutation = 0.9;  // much disruption, which only the elite survives unchanged
-  std::vector<trace_row> trace;
-  gpu::run_population_runs(24, settings, 3, 0, 1, {.max_steps = 80}, nullptr, &trace);
-  ASSERT_GT(trace.size(), 2u);
-  for (std::size_t g = 1; g < trace.size(); ++g) EXPECT_LE(trace[g].cost, trace[g - 1].cost);
+  test::expect_elitism_keeps_the_best(population_shape::automatic);
 }
 
 // A stop signal raised before the launch ends every run after its start, cleanly: stopped, no
@@ -265,15 +189,11 @@ TEST_F(GpuPopulationControl, EdgeSizesMatchTheCpu) {
       SCOPED_TRACE(name + " n=" + std::to_string(n));
       const std::uint64_t runs = 3, max_steps = n >= 100 ? 2 : 30;
       std::vector<row_t> boards;
-      const auto got =
-          gpu::run_population_runs(n, settings, 7, 11, runs, block_per_run(max_steps), &boards);
+      const auto got = test::shaped_runs(population_shape::block_per_run, n, settings, 7, 11, runs,
+                                         max_steps, &boards);
       local_workspace cpu(n, settings);
       for (std::uint64_t i = 0; i < runs; ++i) {
-        local_run run;
-        run.seed = 7;
-        run.stream = 11 + i;
-        run.limits.max_steps = max_steps;
-        const chain_outcome expected = cpu.run(run);
+        const chain_outcome expected = test::cpu_run(cpu, 7, 11 + i, max_steps);
         ASSERT_EQ(got[i].cost, expected.cost) << i;
         ASSERT_EQ(got[i].steps, expected.steps) << i;
         const std::vector<row_t> board(boards.begin() + i * n, boards.begin() + (i + 1) * n);

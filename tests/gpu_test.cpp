@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "board_oracles.hpp"
+#include "gpu_fixture.hpp"
 #include "gpu_kernels.hpp"
 #include "kernel_tests.hpp"
 #include "nqueens/algorithms.hpp"
@@ -18,12 +19,7 @@
 namespace nq {
 namespace {
 
-class Gpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using Gpu = test::gpu_fixture;
 
 TEST(GpuDiscovery, CountingDevicesNeverThrows) {
   int count = -1;
