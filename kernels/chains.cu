@@ -77,26 +77,11 @@ std::uint64_t scratch_bytes(const chain_launch& job) {
 /// Calls call(std::integral_constant<A, a>{}) for the job's algorithm a (a thread chain's).
 template <class Call>
 decltype(auto) with_algorithm(const chain_launch& job, Call call) {
-  switch (job.settings.algorithm) {
-#define NQ_CHAIN_CASE(name) \
-  case A::name:             \
-    return call(std::integral_constant<A, A::name>{});
-    NQ_CHAIN_CASE(hc)
-    NQ_CHAIN_CASE(hc_sideways)
-    NQ_CHAIN_CASE(hc_restart)
-    NQ_CHAIN_CASE(first_choice)
-    NQ_CHAIN_CASE(min_conflicts_column)
-    NQ_CHAIN_CASE(sa)
-    NQ_CHAIN_CASE(random)
-    NQ_CHAIN_CASE(random_opt)
-    NQ_CHAIN_CASE(hc_random_p)
-    NQ_CHAIN_CASE(hc_anneal_p)
-    NQ_CHAIN_CASE(hc_memory)
-#undef NQ_CHAIN_CASE
-    default:
-      throw usage_error(std::string(algorithm_name(job.settings.algorithm)) +
-                        " has no thread-per-run GPU chain");
-  }
+  using result = decltype(call(std::integral_constant<A, single_chain_algorithms[0]>{}));
+  return with_single_chain(job.settings.algorithm, call, [&]() -> result {
+    throw usage_error(std::string(algorithm_name(job.settings.algorithm)) +
+                      " has no thread-per-run GPU chain");
+  });
 }
 
 }  // namespace

@@ -16,16 +16,12 @@
 #include "nqueens/batch.hpp"
 #include "nqueens/chains.hpp"
 #include "nqueens/error.hpp"
+#include "nqueens/local_settings.hpp"
 
 namespace nq {
 namespace {
 
 using A = local_algorithm;
-
-const A thread_chain_algorithms[] = {
-    A::hc,       A::hc_sideways, A::hc_restart, A::first_choice, A::min_conflicts_column,
-    A::sa,       A::random,      A::random_opt, A::hc_random_p,  A::hc_anneal_p,
-    A::hc_memory};
 
 using test::device_or_host;
 using test::label;
@@ -106,7 +102,7 @@ TEST_P(GpuChains, BatchesMatchTheCpuBackend) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Gpu, GpuChains, ::testing::ValuesIn(thread_chain_algorithms),
+INSTANTIATE_TEST_SUITE_P(Gpu, GpuChains, ::testing::ValuesIn(single_chain_algorithms),
                          [](const auto& info) { return label(info.param); });
 
 // Block-per-chain steepest ascent (33 to 8192 queens), with several columns per thread on the

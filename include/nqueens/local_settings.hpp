@@ -4,6 +4,7 @@
 /// column, a move puts one queen on another row of its column, cost = attacking pairs), and
 /// what a chain reports after each step. Plain structs, usable on host and device.
 
+#include <array>
 #include <cstdint>
 
 #include "nqueens/config.hpp"
@@ -126,6 +127,29 @@ enum class local_algorithm : std::uint8_t {
   beam,
   ga,
 };
+
+/// @brief The local searches that run as one chain on one board, in the enum's order: all but
+/// the permutation min-conflicts, beam and ga. The one list: the CPU reference and the kernels
+/// dispatch over it (with_single_chain, local_chain.hpp), and the GPU chain tests run it.
+inline constexpr std::array<local_algorithm, 11> single_chain_algorithms{
+    local_algorithm::hc,
+    local_algorithm::hc_sideways,
+    local_algorithm::hc_restart,
+    local_algorithm::first_choice,
+    local_algorithm::min_conflicts_column,
+    local_algorithm::sa,
+    local_algorithm::random,
+    local_algorithm::random_opt,
+    local_algorithm::hc_random_p,
+    local_algorithm::hc_anneal_p,
+    local_algorithm::hc_memory};
+
+/// @brief Whether `a` runs as one chain (is in single_chain_algorithms). Host code.
+constexpr bool is_single_chain(local_algorithm a) {
+  for (const local_algorithm chain : single_chain_algorithms)
+    if (chain == a) return true;
+  return false;
+}
 
 /// @brief Every algorithm's settings; each algorithm reads its own.
 struct local_search_settings {

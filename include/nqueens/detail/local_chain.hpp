@@ -4,15 +4,35 @@
 /// it: one place, called by the CPU reference (the algorithm chosen at run time) and by the
 /// kernels (one instantiation per algorithm).
 
+#include <cstddef>
+#include <type_traits>
+
 #include "nqueens/detail/stochastic_search.hpp"
 
 namespace nq {
+namespace detail {
 
-/// @brief Whether `a` runs as one chain on one board: all but the permutation min-conflicts,
-/// beam and ga.
-NQ_HD constexpr bool is_single_chain(local_algorithm a) {
-  return a != local_algorithm::min_conflicts && a != local_algorithm::beam &&
-         a != local_algorithm::ga;
+/// with_single_chain from single_chain_algorithms[I] on.
+template <std::size_t I, class Call, class Otherwise>
+decltype(auto) with_single_chain_from(local_algorithm a, Call& call, Otherwise& otherwise) {
+  if constexpr (I == single_chain_algorithms.size()) {
+    return otherwise();
+  } else {
+    constexpr local_algorithm chain = single_chain_algorithms[I];
+    if (a == chain) return call(std::integral_constant<local_algorithm, chain>{});
+    return with_single_chain_from<I + 1>(a, call, otherwise);
+  }
+}
+
+}  // namespace detail
+
+/// @brief Calls `call(std::integral_constant<local_algorithm, a>{})` when `a` is a single chain
+/// (single_chain_algorithms), else `otherwise()`; both return the same type. The one step from
+/// an algorithm chosen at run time to its chain's instantiation, for the CPU reference
+/// (run_chain) and the kernels' launches alike. Host code.
+template <class Call, class Otherwise>
+decltype(auto) with_single_chain(local_algorithm a, Call call, Otherwise otherwise) {
+  return detail::with_single_chain_from<0>(a, call, otherwise);
 }
 
 /// @brief Runs chain `Algorithm` on `b`. `order` is first-choice's scratch (n(n-1) entries);
@@ -56,30 +76,18 @@ NQ_HD chain_outcome run_chain_of(climber_view<Count> b, std::uint32_t* order, ph
 }
 
 /// @brief The same, for `s.algorithm` (a single chain; anything else returns an empty outcome).
+/// The CPU reference's: the kernels instantiate run_chain_of for each algorithm.
 template <class Count, class Observer>
-NQ_HD chain_outcome run_chain(climber_view<Count> b, std::uint32_t* order, philox_stream& rng,
-                              const local_search_settings& s, bool random_start,
-                              std::uint64_t max_steps, Observer observe) {
-  using A = local_algorithm;
-  switch (s.algorithm) {
-#define NQ_RUN_CHAIN(name) \
-  case A::name:            \
-    return run_chain_of<A::name>(b, order, rng, s, random_start, max_steps, observe);
-    NQ_RUN_CHAIN(hc)
-    NQ_RUN_CHAIN(hc_sideways)
-    NQ_RUN_CHAIN(hc_restart)
-    NQ_RUN_CHAIN(first_choice)
-    NQ_RUN_CHAIN(min_conflicts_column)
-    NQ_RUN_CHAIN(sa)
-    NQ_RUN_CHAIN(random)
-    NQ_RUN_CHAIN(random_opt)
-    NQ_RUN_CHAIN(hc_random_p)
-    NQ_RUN_CHAIN(hc_anneal_p)
-    NQ_RUN_CHAIN(hc_memory)
-#undef NQ_RUN_CHAIN
-    default:
-      return chain_outcome{};
-  }
+chain_outcome run_chain(climber_view<Count> b, std::uint32_t* order, philox_stream& rng,
+                        const local_search_settings& s, bool random_start, std::uint64_t max_steps,
+                        Observer observe) {
+  return with_single_chain(
+      s.algorithm,
+      [&](auto chain) {
+        return run_chain_of<decltype(chain)::value>(b, order, rng, s, random_start, max_steps,
+                                                    observe);
+      },
+      [] { return chain_outcome{}; });
 }
 
 }  // namespace nq
