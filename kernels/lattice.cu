@@ -75,7 +75,7 @@ struct solve_classes {
       const index_t a = first + t, m = n / classes + (a < wide ? 1 : 0);
       const qs4_view v = space.view(t, m);
       qs4_state state;
-      const bool solved = qs4_run(v, seed, a, max_steps, state, flag_stop{flag});
+      const bool solved = solve_sub_board(v, seed, a, max_steps, state, flag_stop{flag});
       const index_t p = row_class[a];
       for (index_t i = 0; i < m; ++i)
         board[a + classes * i] = static_cast<row_t>(p + classes * v.queen_row[i]);

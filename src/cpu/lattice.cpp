@@ -193,7 +193,7 @@ class lattice_run {
                        qs4_work_capacity(m)};
       qs4_state state;
       class_outcome& out = space.outcome[a - first];
-      out.solved = qs4_run<philox_batch>(v, settings_.seed, a, lim.max_steps, state, stop);
+      out.solved = solve_sub_board<philox_batch>(v, settings_.seed, a, lim.max_steps, state, stop);
       out.started = state.started;
       out.steps = state.steps, out.restarts = state.restarts;
       started = started || state.started;
@@ -303,9 +303,8 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
     detail::deadline limit(lim.time_limit, clock, lim.stop);
     qs4_state state;
     // A stop already raised: not searched, as on the GPU (a board of one is still solved).
-    result.solved =
-        qs4_run<philox_batch>(v, settings.seed, 0, lim.max_steps, state,
-                              [&] { return limit.passed_now(); });
+    result.solved = solve_sub_board<philox_batch>(v, settings.seed, 0, lim.max_steps, state,
+                                                  [&] { return limit.passed_now(); });
     result.steps = state.steps;
     result.restarts = state.restarts;
     if (!result.solved) {

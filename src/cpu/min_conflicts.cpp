@@ -23,9 +23,9 @@ constexpr double check_period = 0.001;
 constexpr std::uint64_t progress_interval = 1 << 20;  // steps between progress reports
 
 /// One solver run: the permutation board, its diagonal lines and the bookkeeping.
-class qs4_run {
+class min_conflicts_run {
  public:
-  qs4_run(index_t n, const min_conflicts_settings& s, const progress_fn& progress)
+  min_conflicts_run(index_t n, const min_conflicts_settings& s, const progress_fn& progress)
       : n_(n),
         settings_(s),
         progress_(progress),
@@ -240,7 +240,7 @@ std::uint64_t min_conflicts_memory_bytes(index_t n) {
 solve_result solve_min_conflicts(index_t n, const min_conflicts_settings& settings,
                                  const progress_fn& progress) {
   if (!solution_exists(n)) return {};
-  return qs4_run(n, settings, progress).run();
+  return min_conflicts_run(n, settings, progress).run();
 }
 
 }  // namespace nq

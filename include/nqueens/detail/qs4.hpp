@@ -13,7 +13,8 @@
 /// not in a random order (from a reset, half of them still lie in order at column m/2), so a
 /// probe mostly tries neighbouring rows; the tries it takes, measured, are what justify it.
 /// Then each attacked queen tries random partners and keeps the first swap that lowers the
-/// attacking pairs; a run stalled for 64 + 4m swaps starts again. The same stream gives the same board on either side.
+/// attacking pairs; a run stalled for 64 + 4m swaps starts again. The same stream gives the same
+/// board on either side.
 ///
 /// Lines hold byte counts. A line never takes more than qs4_line_cap queens: a placement that
 /// would pass it restarts the run, and a swap that would is not taken. A restart also follows
@@ -63,7 +64,7 @@ struct qs4_state {
   std::uint64_t restarts = 0;
   index_t pairs = 0;
   index_t placed = 0;    ///< columns on the lines (m once placement is done)
-  bool started = false;  ///< false when qs4_run found the stop already raised
+  bool started = false;  ///< false when solve_sub_board found the stop already raised
 };
 
 namespace detail {
@@ -104,7 +105,7 @@ NQ_HD inline void qs4_clear(const qs4_view& v) {
 /// 3.2-3.9 s not; the ranges overlap, but not inlined was faster in each of 4 pairs).
 template <class Rng, class Stop>
 NQ_QS4_HOST_NOINLINE NQ_HD int qs4_place(const qs4_view& v, Rng& rng, std::uint64_t max_steps,
-                                     qs4_state& s, index_t& work_size, Stop& stop) {
+                                         qs4_state& s, index_t& work_size, Stop& stop) {
   const index_t m = v.m, capacity = v.work_capacity;
   row_t* const q = v.queen_row;
   std::uint8_t* const diag = v.diag;
@@ -258,8 +259,8 @@ NQ_HD bool qs4_solve(const qs4_view& v, Rng& rng, std::uint64_t max_steps, qs4_s
 /// philox_stream's words: philox_stream itself, or on the host philox_batch (the same words,
 /// computed blocks at a time).
 template <class Rng = philox_stream, class Stop>
-NQ_HD bool qs4_run(const qs4_view& v, std::uint64_t seed, std::uint64_t stream,
-                   std::uint64_t max_steps, qs4_state& s, Stop stop) {
+NQ_HD bool solve_sub_board(const qs4_view& v, std::uint64_t seed, std::uint64_t stream,
+                           std::uint64_t max_steps, qs4_state& s, Stop stop) {
   qs4_reset(v);
   if (stop()) return false;
   s.started = true;
