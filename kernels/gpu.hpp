@@ -14,6 +14,7 @@
 #include "nqueens/config.hpp"
 #include "nqueens/detail/constellation.hpp"
 #include "nqueens/count.hpp"
+#include "nqueens/lattice.hpp"
 #include "nqueens/local_search.hpp"
 #include "nqueens/placement_solver.hpp"
 
@@ -212,12 +213,17 @@ std::uint64_t device_free_bytes();
 /// when the GPU fails.
 unsigned multiprocessor_count(int device = 0);
 
-/// @brief Whether gpu::solve_lattice takes n queens: n has a lattice split, or n <=
+/// @brief Whether gpu::solve_lattice takes the plan's n queens: they are split, or n <=
 /// lattice_max_whole_search (solved whole on one GPU thread).
+bool has_lattice(const lattice_plan& plan);
+/// @brief The same for n queens, planned here.
 bool has_lattice(index_t n);
 
-/// @brief Device bytes gpu::solve_lattice needs for n queens with `slots` classes in flight:
-/// the board, the plan, and the larger of the workspaces and the check's bits (5 bits a queen).
+/// @brief Device bytes gpu::solve_lattice needs for the plan's n queens with `slots` classes in
+/// flight: the board, the plan, and the larger of the workspaces and the check's bits (5 bits
+/// a queen).
+std::uint64_t lattice_device_bytes(const lattice_plan& plan, index_t slots = 1);
+/// @brief The same for n queens with sub-boards of `sub_board` (0: the default), planned here.
 std::uint64_t lattice_device_bytes(index_t n, index_t slots = 1, index_t sub_board = 0);
 
 /// @brief What gpu::solve_lattice did.
@@ -243,6 +249,11 @@ struct lattice_gpu_result {
 /// fails or lacks memory, before anything runs when the board does not fit.
 lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, bool copy_board,
                                  index_t sub_board = 0, index_t slots = 0);
+
+/// @brief The same for the plan's n, split as `plan` says, which must have been drawn from
+/// settings.seed: the engine plans a solve once and hands the plan down.
+lattice_gpu_result solve_lattice(const lattice_plan& plan, const placement_settings& settings,
+                                 bool copy_board, index_t slots = 0);
 
 /// @brief Rows each counting subproblem fixes on the GPU: hundreds of thousands of
 /// subproblems, many more than resident threads.

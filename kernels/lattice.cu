@@ -124,34 +124,49 @@ index_t bit_words(index_t bits) { return (bits + 31) / 32; }
 
 namespace nq::gpu {
 
-bool has_lattice(index_t n) {
-  return n <= lattice_max_whole_search || plan_lattice(n, 1).classes > 1;
+bool has_lattice(const lattice_plan& plan) {
+  return plan.n <= lattice_max_whole_search || plan.classes > 1;
 }
 
-std::uint64_t lattice_device_bytes(index_t n, index_t slots, index_t sub_board) {
+bool has_lattice(index_t n) {
+  return n <= lattice_max_whole_search || has_lattice(plan_lattice(n, 1));
+}
+
+std::uint64_t lattice_device_bytes(const lattice_plan& plan, index_t slots) {
+  const index_t n = plan.n;
   const std::uint64_t check_words =
       cuda::bit_words(n) + 2 * cuda::bit_words(diag_line_count(n)) + 3;
-  // W, and so the sizes, do not depend on the seed.
-  const lattice_plan plan = plan_lattice(n, 1, sub_board);
   return n * sizeof(row_t) + plan.classes * sizeof(index_t) + 8 * sizeof(unsigned long long) +
          std::max<std::uint64_t>(slots * qs4_workspace_bytes(plan.size(0)),
                                  check_words * sizeof(unsigned));
 }
 
+std::uint64_t lattice_device_bytes(index_t n, index_t slots, index_t sub_board) {
+  // W, and so the sizes, do not depend on the seed.
+  return lattice_device_bytes(plan_lattice(n, 1, sub_board), slots);
+}
+
 lattice_gpu_result solve_lattice(index_t n, const placement_settings& settings, bool copy_board,
                                  index_t sub_board, index_t slots) {
+  if (!solution_exists(n)) return {};
+  return solve_lattice(plan_lattice(n, settings.seed, sub_board), settings, copy_board, slots);
+}
+
+lattice_gpu_result solve_lattice(const lattice_plan& plan, const placement_settings& settings,
+                                 bool copy_board, index_t slots) {
   using namespace nq::cuda;
+  NQ_EXPECTS(plan.seed == settings.seed, "a lattice plan drawn from the run's seed");
   lattice_gpu_result out;
   solve_result& result = out.result;
+  const index_t n = plan.n;
   if (!solution_exists(n)) return out;
   const nq::detail::stopwatch clock;
-  const lattice_plan plan = plan_lattice(n, settings.seed, sub_board);
   NQ_EXPECTS(plan.classes > 1 || n <= lattice_max_whole_search,
              "the GPU lattice needs a split, or at most 2^20 queens");
   const index_t w = plan.classes, m0 = plan.size(0);
   // Classes in flight: all, or as many as half the memory left beside one does (the board
   // does not depend on it).
-  const std::uint64_t free = device_free_bytes(), base = lattice_device_bytes(n, 1, sub_board);
+  const std::uint64_t free = device_free_bytes(), base = lattice_device_bytes(plan, 1);
   if (base > free)
     throw cuda_error("the GPU lattice needs " + format_bytes(base) + " of device memory for " +
                      std::to_string(n) + " queens; " + format_bytes(free) + " is free");

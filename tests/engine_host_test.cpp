@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "nqueens/bench.hpp"
+#include "nqueens/engine.hpp"
+#include "nqueens/lattice.hpp"
 
 namespace nq {
 namespace {
@@ -77,6 +79,31 @@ TEST(EngineBenchOnTheHostGpu, AStopEndsTheRunWithTheFiguresBefore) {
   EXPECT_TRUE(report.figures[1].ran);
   EXPECT_FALSE(report.figures[2].ran);
   EXPECT_EQ(report.figures[2].why_not, "stopped");
+}
+
+// A lattice solve plans its split once, whatever its device: the memory check, the device's
+// choice (auto: 5 classes are too few for the GPU, and the note says so) and the run on the CPU
+// or the GPU all take that plan. Both devices give the same board.
+TEST(EngineLatticeOnTheHostGpu, PlansTheSplitOncePerSolve) {
+  std::vector<row_t> boards[2];
+  for (const device_kind device : {device_kind::cpu, device_kind::gpu, device_kind::any}) {
+    solve_request request;
+    request.n = 20000;  // W = 5 sub-boards of 4,000 queens
+    request.algorithm = "lattice";
+    request.seed = 3;
+    request.threads = 2;
+    request.device = device;
+    const std::uint64_t before = detail::lattice_plans_made();
+    const solve_report report = run(request);
+    EXPECT_EQ(detail::lattice_plans_made() - before, 1u) << report.device;
+    ASSERT_TRUE(report.result.solved) << report.device;
+    EXPECT_EQ(report.device, device == device_kind::gpu ? "gpu" : "cpu");
+    if (device == device_kind::any)
+      EXPECT_NE(report.note.find("splits into 5 sub-boards"), std::string::npos) << report.note;
+    else
+      boards[device == device_kind::gpu] = report.result.queen_row;
+  }
+  EXPECT_EQ(boards[0], boards[1]);
 }
 
 }  // namespace

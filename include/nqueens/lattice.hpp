@@ -36,6 +36,7 @@ inline constexpr index_t lattice_max_whole_search = index_t{1} << 20;
 /// @brief How a board of n queens is split.
 struct lattice_plan {
   index_t n = 0;
+  std::uint64_t seed = 0;          ///< the seed p was drawn from
   index_t classes = 1;             ///< W: 1 means the board is solved whole
   index_t wide = 0;                ///< e = n mod W: classes below it have one column more
   std::vector<index_t> row_class;  ///< p: class a takes the rows p(a) + W j
@@ -47,7 +48,15 @@ struct lattice_plan {
 /// @brief The split of n queens for `seed`: W as above, with sub-boards nearest sub_board
 /// queens (0 means lattice_default_sub_board) on a log scale, and k (and b0, when every class
 /// has the same size) drawn from the seed; W = 1 when no W fits. Precondition: 1 <= n <= max_n.
+/// A solve makes its plan once and hands it down (the memory check, the device's choice, the
+/// run).
 lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board = 0);
+
+namespace detail {
+/// @brief Plans plan_lattice has made in this process: what the tests count to see that a
+/// solve makes one.
+std::uint64_t lattice_plans_made();
+}  // namespace detail
 
 /// @brief Whether `plan` is a valid split: p is a permutation, maps the wide classes onto
 /// themselves, and takes every class to distinct diagonals and antidiagonals mod W.
@@ -69,6 +78,8 @@ inline constexpr index_t lattice_gpu_class_slowdown = 64;
 /// classes) that is the CPU everywhere; at 10^8 (1,507) the GPU beside up to 23 CPU threads; at
 /// 10^9 (15,625) beside up to 244. An estimate, to be checked against device timings
 /// (docs/gpu-costs.md).
+bool lattice_fills_gpu(const lattice_plan& plan, unsigned multiprocessors, unsigned cpu_threads);
+/// @brief The same for n queens with sub-boards of `sub_board` (0: the default), planned here.
 bool lattice_fills_gpu(index_t n, unsigned multiprocessors, unsigned cpu_threads,
                        index_t sub_board = 0);
 
@@ -89,5 +100,10 @@ std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads);
 solve_result solve_lattice(index_t n, const placement_settings& settings,
                            const progress_fn& progress = {}, index_t sub_board = 0,
                            bool board_wanted = true);
+
+/// @brief The same for the plan's n, split as `plan` says, which must have been drawn from
+/// settings.seed (the board would not be the seed's otherwise).
+solve_result solve_lattice(const lattice_plan& plan, const placement_settings& settings,
+                           const progress_fn& progress = {}, bool board_wanted = true);
 
 }  // namespace nq

@@ -62,12 +62,8 @@ struct worker_space {
 class lattice_run {
  public:
   lattice_run(index_t n, const placement_settings& s, const progress_fn& progress,
-              lattice_plan plan, bool board_wanted)
-      : n_(n),
-        settings_(s),
-        progress_(progress),
-        plan_(std::move(plan)),
-        board_wanted_(board_wanted) {
+              const lattice_plan& plan, bool board_wanted)
+      : n_(n), settings_(s), progress_(progress), plan_(plan), board_wanted_(board_wanted) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned asked = s.threads ? s.threads : cores;
     group_ = group_classes(plan_.classes, asked);
@@ -250,7 +246,7 @@ class lattice_run {
   index_t n_;
   placement_settings settings_;
   const progress_fn& progress_;
-  lattice_plan plan_;
+  const lattice_plan& plan_;
   bool board_wanted_;
   index_t group_ = 1, groups_ = 0;  // classes a group, groups
   unsigned threads_ = 1;
@@ -290,7 +286,14 @@ std::uint64_t lattice_memory_bytes(const lattice_plan& plan, unsigned threads) {
 solve_result solve_lattice(index_t n, const placement_settings& settings,
                            const progress_fn& progress, index_t sub_board, bool board_wanted) {
   if (!solution_exists(n)) return {};
-  lattice_plan plan = plan_lattice(n, settings.seed, sub_board);
+  return solve_lattice(plan_lattice(n, settings.seed, sub_board), settings, progress, board_wanted);
+}
+
+solve_result solve_lattice(const lattice_plan& plan, const placement_settings& settings,
+                           const progress_fn& progress, bool board_wanted) {
+  NQ_EXPECTS(plan.seed == settings.seed, "a lattice plan drawn from the run's seed");
+  const index_t n = plan.n;
+  if (!solution_exists(n)) return {};
   if (plan.classes == 1 && n <= lattice_max_whole_search) {  // one class, the shared search
     const detail::stopwatch clock;
     const auto& lim = settings.limits;
@@ -322,7 +325,7 @@ solve_result solve_lattice(index_t n, const placement_settings& settings,
     mc.limits = settings.limits;
     return solve_min_conflicts(n, mc, progress);
   }
-  return lattice_run(n, settings, progress, std::move(plan), board_wanted).run();
+  return lattice_run(n, settings, progress, plan, board_wanted).run();
 }
 
 }  // namespace nq

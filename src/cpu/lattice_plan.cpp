@@ -1,6 +1,7 @@
 // The lattice's plan: W and p for n queens, and the check that a plan is a split.
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -17,6 +18,8 @@ namespace {
 constexpr index_t min_sub_board = 64;
 /// The plan's own stream, apart from every sub-board's (which are keyed 0..W-1).
 constexpr std::uint64_t plan_stream = 0x6c61747469636500;  // "lattice"
+/// Plans made (detail::lattice_plans_made).
+std::atomic<std::uint64_t> plans_made{0};
 
 std::uint64_t gcd(std::uint64_t a, std::uint64_t b) {
   while (b) a %= b, std::swap(a, b);
@@ -84,9 +87,10 @@ void for_each_refinement(index_t n, const split& at, F f) {
 
 /// Splits by more levels for a board whose best single level leaves sub-boards over
 /// lattice_max_whole_search queens (about 7% of n near 10^9, e.g. 1000000006: W = 5 only):
-/// among the splits of two levels whose sub-boards fit (and hold 1024 queens or more), the nearest to the aim (then the fewest
-/// classes), or of three when none of two comes within 4x of the aim (the first 256 splits of
-/// two levels refined, to keep the plan within milliseconds); `fallback` when none fits.
+/// among the splits of two levels whose sub-boards fit (and hold 1024 queens or more), the nearest
+/// to the aim (then the fewest classes), or of three when none of two comes within 4x of the aim
+/// (the first 256 splits of two levels refined, to keep the plan within milliseconds); `fallback`
+/// when none fits.
 split refine(index_t n, double aim, const std::vector<split>& first, split fallback) {
   constexpr std::size_t max_refined = 256;  // splits of two levels refined again, at most
   // Smaller sub-boards make tens of millions of classes at 2^32 (a plan of hundreds of MB).
@@ -131,8 +135,10 @@ index_t draw_multiplier(index_t w, philox_stream& rng) {
 
 lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board) {
   NQ_EXPECTS(n >= 1 && n <= max_n, "the lattice takes 1 to 4294967295 queens");
+  plans_made.fetch_add(1, std::memory_order_relaxed);
   lattice_plan plan;
   plan.n = n;
+  plan.seed = seed;
   plan.row_class = {0};
   const double aim =
       std::log2(static_cast<double>(sub_board ? sub_board : lattice_default_sub_board));
@@ -182,8 +188,8 @@ lattice_plan plan_lattice(index_t n, std::uint64_t seed, index_t sub_board) {
       for (index_t a2 = 0; a2 < v; ++a2)
         rows[a + below * a2] =
             plan.row_class[a] +
-            below * static_cast<index_t>((static_cast<unsigned __int128>(kv) *
-                                              ((a2 + v - fix) % v) + off) % v);
+            below * static_cast<index_t>(
+                        (static_cast<unsigned __int128>(kv) * ((a2 + v - fix) % v) + off) % v);
     }
     plan.row_class = std::move(rows);
     plan.classes = below * v;
@@ -205,12 +211,17 @@ bool lattice_plan_is_valid(const lattice_plan& plan) {
   return plan.n % w == plan.wide;
 }
 
+std::uint64_t detail::lattice_plans_made() { return plans_made.load(std::memory_order_relaxed); }
+
+bool lattice_fills_gpu(const lattice_plan& plan, unsigned multiprocessors, unsigned cpu_threads) {
+  const index_t threads = std::max<index_t>(cpu_threads, 1);
+  return plan.classes >= std::max<index_t>(multiprocessors, lattice_gpu_class_slowdown * threads);
+}
+
 bool lattice_fills_gpu(index_t n, unsigned multiprocessors, unsigned cpu_threads,
                        index_t sub_board) {
   // W does not depend on the seed, only the rows each class takes.
-  const index_t classes = plan_lattice(n, 1, sub_board).classes;
-  const index_t threads = std::max<index_t>(cpu_threads, 1);
-  return classes >= std::max<index_t>(multiprocessors, lattice_gpu_class_slowdown * threads);
+  return lattice_fills_gpu(plan_lattice(n, 1, sub_board), multiprocessors, cpu_threads);
 }
 
 }  // namespace nq

@@ -74,34 +74,35 @@ unsigned cpu_threads(const placement_settings& settings) {
 }  // namespace
 #endif
 
-solve_result solve_lattice_on(device_kind device, index_t n, const placement_settings& settings,
-                              bool copy_board, std::string& note, const progress_fn& progress,
-                              std::string& used, double* kernel_seconds) {
+solve_result solve_lattice_on(device_kind device, const lattice_plan& plan,
+                              const placement_settings& settings, bool copy_board,
+                              std::string& note, const progress_fn& progress, std::string& used,
+                              double* kernel_seconds) {
   used = "cpu";
-  if (device == device_kind::cpu) return solve_lattice(n, settings, progress, 0, copy_board);
+  if (device == device_kind::cpu) return solve_lattice(plan, settings, progress, copy_board);
   std::string why;
 #if NQ_WITH_CUDA
+  const index_t n = plan.n;
   if (gpu::device_count() == 0) {
     if (device == device_kind::gpu) throw device_error("no CUDA device available");
     why = "no CUDA device";
-  } else if (!gpu::has_lattice(n)) {
+  } else if (!gpu::has_lattice(plan)) {
     why = "n=" + std::to_string(n) + " has no lattice split, and the GPU solves whole boards of " +
           "at most " + std::to_string(lattice_max_whole_search) + " queens";
     if (device == device_kind::gpu) throw usage_error(why);
   } else if (const unsigned sms = gpu::multiprocessor_count(), threads = cpu_threads(settings);
-             device == device_kind::any && !lattice_fills_gpu(n, sms, threads)) {
+             device == device_kind::any && !lattice_fills_gpu(plan, sms, threads)) {
     // Too few classes: the GPU would run them one thread each, slower than the CPU's cores.
-    why = "n=" + std::to_string(n) + " splits into " +
-          std::to_string(plan_lattice(n, settings.seed).classes) +
+    why = "n=" + std::to_string(n) + " splits into " + std::to_string(plan.classes) +
           " sub-boards, too few for the GPU (auto takes it from " +
           std::to_string(std::max<index_t>(sms, lattice_gpu_class_slowdown * threads)) + ": " +
           std::to_string(lattice_gpu_class_slowdown) + " for each of the " +
           std::to_string(threads) + " CPU threads, and one per SM)";
   } else {
-    const std::uint64_t need = gpu::lattice_device_bytes(n), free = gpu::device_free_bytes();
+    const std::uint64_t need = gpu::lattice_device_bytes(plan), free = gpu::device_free_bytes();
     if (need <= free) {
       used = "gpu";
-      gpu::lattice_gpu_result run = gpu::solve_lattice(n, settings, copy_board);
+      gpu::lattice_gpu_result run = gpu::solve_lattice(plan, settings, copy_board);
       if (kernel_seconds) *kernel_seconds = run.kernel_seconds;
       // What will be written is checked again on the CPU, apart from the device's check.
       if (run.result.solved && !run.result.queen_row.empty() &&
@@ -122,7 +123,7 @@ solve_result solve_lattice_on(device_kind device, index_t n, const placement_set
   why = "no CUDA device (built without CUDA)";
 #endif
   note = why + "; ran on the CPU";
-  return solve_lattice(n, settings, progress, 0, copy_board);
+  return solve_lattice(plan, settings, progress, copy_board);
 }
 
 }  // namespace nq::engine

@@ -8,6 +8,7 @@
 
 #include "nqueens/backend.hpp"
 #include "nqueens/engine.hpp"
+#include "nqueens/lattice.hpp"
 #include "nqueens/placement_solver.hpp"
 
 namespace nq {
@@ -34,7 +35,8 @@ std::unique_ptr<batch_backend> choose_backend(device_kind device,
 solve_result solve_placement_on(device_kind device, index_t n, const placement_settings& settings,
                                 std::string& note, const progress_fn& progress, std::string& used);
 
-/// Runs the lattice where `device` asks: the GPU for gpu, and for auto when one is present,
+/// Runs the lattice of plan.n queens, split as `plan` says (drawn from settings.seed, made
+/// once by the solve), where `device` asks: the GPU for gpu, and for auto when one is present,
 /// runs n (gpu::has_lattice), has the classes to fill it (lattice_fills_gpu, against the SMs
 /// and settings.threads) and has the device memory; else the CPU, setting `note` to why
 /// (as choose_backend does). The GPU copies the board back only when `copy_board` (or when
@@ -42,8 +44,9 @@ solve_result solve_placement_on(device_kind device, index_t n, const placement_s
 /// run a stop cut short returns no board (solve_lattice's `board_wanted`). Sets `used`, and the
 /// kernel seconds when the GPU ran. --device gpu without a device is a device_error, with an n
 /// the GPU does not run a usage_error, and without the memory a resource_error.
-solve_result solve_lattice_on(device_kind device, index_t n, const placement_settings& settings,
-                              bool copy_board, std::string& note, const progress_fn& progress,
-                              std::string& used, double* kernel_seconds = nullptr);
+solve_result solve_lattice_on(device_kind device, const lattice_plan& plan,
+                              const placement_settings& settings, bool copy_board,
+                              std::string& note, const progress_fn& progress, std::string& used,
+                              double* kernel_seconds = nullptr);
 
 }  // namespace nq::engine

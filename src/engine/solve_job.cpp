@@ -77,24 +77,26 @@ solve_result run_chains(const solve_request& request, solve_report& report) {
 }
 
 solve_result run_threaded(const solve_request& request, const std::string& algorithm,
-                          solve_report& report) {
+                          solve_report& report, const lattice_plan* lattice) {
   placement_settings settings;
   settings.seed = request.seed;
   settings.threads =
       request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
   settings.limits = request.limits;
   report.threads = settings.threads;
-  return is_lattice(algorithm) ? solve_lattice_on(request.device, request.n, settings,
-                                                  request.keep_board, report.note, request.progress,
-                                                  report.device, &report.kernel_seconds)
-                               : solve_placement_on(request.device, request.n, settings,
-                                                    report.note, request.progress, report.device);
+  if (!is_lattice(algorithm))
+    return solve_placement_on(request.device, request.n, settings, report.note, request.progress,
+                              report.device);
+  NQ_EXPECTS(lattice != nullptr, "the solve's lattice plan");
+  return solve_lattice_on(request.device, *lattice, settings, request.keep_board, report.note,
+                          request.progress, report.device, &report.kernel_seconds);
 }
 
+/// Runs the request; `lattice` is the lattice's plan when it runs the lattice.
 solve_result run_one(const solve_request& request, const std::string& algorithm,
-                     solve_report& report) {
+                     solve_report& report, const lattice_plan* lattice) {
   if (request.chains) return run_chains(request, report);
-  if (report.threaded) return run_threaded(request, algorithm, report);
+  if (report.threaded) return run_threaded(request, algorithm, report, lattice);
   if (algorithm == "constructive") return solve_constructive(request.n, request.limits.stop);
   if (is_systematic(algorithm)) return run_systematic(request, algorithm);
   if (report.chain_search) {
@@ -121,7 +123,7 @@ std::string solve_algorithm(const solve_request& request) {
   return request.n >= default_lattice_n ? "lattice" : "min-conflicts";
 }
 
-std::uint64_t solve_memory_bytes(const solve_request& request) {
+std::uint64_t solve_memory_bytes(const solve_request& request, const lattice_plan* lattice) {
   const std::string algorithm = solve_algorithm(request);
   const auto local = solve_local_algorithm(request, algorithm);
   if (local == local_algorithm::min_conflicts) {
@@ -139,8 +141,9 @@ std::uint64_t solve_memory_bytes(const solve_request& request) {
   if (is_parallel(algorithm)) return placement_memory_bytes(request.n) + (std::uint64_t{8} << 20);
   if (is_lattice(algorithm)) {
     // On the GPU, the host holds the board copied back and the line counts of its CPU check.
-    const std::uint64_t cpu =
-        lattice_memory_bytes(plan_lattice(request.n, request.seed), request.threads);
+    std::optional<lattice_plan> own;
+    if (!lattice) lattice = &own.emplace(plan_lattice(request.n, request.seed));
+    const std::uint64_t cpu = lattice_memory_bytes(*lattice, request.threads);
     const std::uint64_t gpu = request.n * sizeof(row_t) + verify_memory_bytes(request.n);
     return (request.device == device_kind::cpu ? cpu : std::max(cpu, gpu)) +
            (std::uint64_t{8} << 20);
@@ -148,8 +151,8 @@ std::uint64_t solve_memory_bytes(const solve_request& request) {
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
 }
 
-std::uint64_t check_solve_memory(const solve_request& request) {
-  const std::uint64_t need = solve_memory_bytes(request);
+std::uint64_t check_solve_memory(const solve_request& request, const lattice_plan* lattice) {
+  const std::uint64_t need = solve_memory_bytes(request, lattice);
   const auto available = request.memory_limit ? request.memory_limit : available_memory_bytes();
   if (available && need > *available)
     throw resource_error(
@@ -157,6 +160,10 @@ std::uint64_t check_solve_memory(const solve_request& request) {
         " of memory, but only " + format_bytes(*available) +
         (request.memory_limit ? " is allowed by --memory-limit" : " is available"));
   return need;
+}
+
+std::uint64_t check_solve_memory(const solve_request& request) {
+  return check_solve_memory(request, nullptr);
 }
 
 /// Every field of to_json's record but the rows, in order.
@@ -304,13 +311,17 @@ solve_report run(const solve_request& request) {
     report.pairs_counted = false;
     return report;
   }
-  const std::uint64_t need = engine::check_solve_memory(request);
+  // The lattice's split, planned once for the memory check, the device's choice and the run.
+  std::optional<lattice_plan> lattice;
+  if (engine::is_lattice(algorithm)) lattice = plan_lattice(request.n, request.seed);
+  const lattice_plan* plan = lattice ? &*lattice : nullptr;
+  const std::uint64_t need = engine::check_solve_memory(request, plan);
   solve_request job = request;
   job.local = report.settings;
   const engine::stop_bridge stop(request.stop);
   if (stop.given()) job.limits.stop = stop.given();
   try {
-    report.result = engine::run_one(job, algorithm, report);
+    report.result = engine::run_one(job, algorithm, report, plan);
   } catch (const std::bad_alloc&) {
     throw resource_error("out of memory: n=" + std::to_string(request.n) + " needs about " +
                          format_bytes(need) +
