@@ -47,6 +47,11 @@ struct step_summary {
   double median = 0.0;  ///< the middle value, or the mean of the two middle values
   std::uint64_t min = 0;
   std::uint64_t max = 0;
+  /// Quantiles, interpolated between the two nearest runs as numpy.quantile's default does
+  /// (median is p50 so too); 0 when there are no runs.
+  double p25 = 0.0;
+  double p75 = 0.0;
+  double p90 = 0.0;
 };
 
 /// @brief What a batch found.

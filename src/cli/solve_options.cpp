@@ -107,8 +107,9 @@ nq::solve_request job_of(const solve_command& request) {
                    static_cast<unsigned long long>(frontier));
     };
   if (request.shell) {
-    // The shell's board is where one chain starts; --chains and --chain start afresh.
-    if (!job.chains && !job.chain) job.start = request.shell->start;
+    // The shell's board is where one chain starts; the rest, --chains and --chain start
+    // afresh.
+    if (request.chain && !job.chains && !job.chain) job.start = request.shell->start;
     if (request.shell->narrate) job.trace = request.shell->narrate;
   }
   return job;

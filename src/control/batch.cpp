@@ -26,6 +26,18 @@ step_summary summarise(const step_histogram& h) {
   s.min = h.nth(0);
   s.max = h.nth(s.runs - 1);
   s.median = 0.5 * static_cast<double>(h.nth((s.runs - 1) / 2) + h.nth(s.runs / 2));
+  // At p, the runs ranked floor and ceil of p (runs - 1), weighted by the fraction between.
+  const auto quantile = [&](std::uint64_t percent) {
+    const std::uint64_t scaled = percent * (s.runs - 1);
+    const std::uint64_t below = scaled / 100;
+    const double low = static_cast<double>(h.nth(below));
+    if (scaled % 100 == 0) return low;
+    const double high = static_cast<double>(h.nth(below + 1));
+    return low + (high - low) * static_cast<double>(scaled % 100) / 100.0;
+  };
+  s.p25 = quantile(25);
+  s.p75 = quantile(75);
+  s.p90 = quantile(90);
   return s;
 }
 

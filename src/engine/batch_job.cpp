@@ -72,6 +72,14 @@ nlohmann::ordered_json batch_json(const batch_report& report) {
   r["median_steps_success"] = or_null(stats.success, stats.success.median);
   r["mean_steps_failure"] = or_null(stats.failure, stats.failure.mean);
   r["median_steps_failure"] = or_null(stats.failure, stats.failure.median);
+  // Their spread: the five-number summary and the 90th percentile (null as above).
+  const auto spread = [](const step_summary& s) {
+    if (!s.runs) return nlohmann::ordered_json(nullptr);
+    return nlohmann::ordered_json{{"min", s.min},   {"p25", s.p25}, {"p50", s.median},
+                                  {"p75", s.p75},   {"p90", s.p90}, {"max", s.max}};
+  };
+  r["steps_success"] = spread(stats.success);
+  r["steps_failure"] = spread(stats.failure);
   r["restarts"] = stats.restarts;
   r["mean_restarts"] = stats.mean_restarts;
   r["max_steps"] = report.max_steps;

@@ -307,6 +307,19 @@ solve_report run(const solve_request& request) {
   if ((request.chains || request.chain) && !report.chain_search)
     throw usage_error("chains apply to the local-search algorithms (not " + algorithm +
                       (local ? " --variant permutation" : std::string()) + ")");
+  if (!request.start.empty()) {
+    if (!report.chain_search || request.chains)
+      throw usage_error("a start board applies to one chain of a local search (not " +
+                        (request.chains ? std::string("chains") : algorithm) + ")");
+    if (request.start.size() != request.n)
+      throw usage_error("the start board has " + std::to_string(request.start.size()) +
+                        " rows, not n = " + std::to_string(request.n));
+    for (std::size_t col = 0; col < request.start.size(); ++col)
+      if (request.start[col] >= request.n)
+        throw usage_error("the start board's column " + std::to_string(col) + " has row " +
+                          std::to_string(request.start[col]) + ", outside 0.." +
+                          std::to_string(request.n - 1) + " (rows are 0-based)");
+  }
   if (!solution_exists(request.n)) {  // answered, not searched: no board exists
     report.pairs_counted = false;
     return report;

@@ -1,5 +1,6 @@
 #include "python/batches.hpp"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
@@ -16,17 +17,29 @@ namespace {
 
 /// batch and sweep: the engine's batch request from these settings, run on a worker thread.
 py::object batch_records(keyword_settings& line, const py::kwargs& settings, const char* function,
-                         const std::optional<std::string>& grid) {
+                         const std::optional<std::string>& grid, const py::object& progress) {
   line.settings(settings, {"threads", "max-steps", "time-limit"}, function);
   const engine::named_settings given = line.named();
-  const batch_request request = engine::batch_request_from(given, grid.has_value());
+  batch_request request = engine::batch_request_from(given, grid.has_value());
   const std::vector<sweep_axis> axes =
       grid ? engine::sweep_from(*grid, given, request) : std::vector<sweep_axis>{};
-  const auto records = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
-    sweep_request sweep{request, axes, nullptr};
-    sweep.batch.stop = stop;
-    return nlohmann::ordered_json::parse(grid ? to_json(run(sweep)) : to_json(run(sweep.batch)));
-  });
+  progress_relay relay(progress);
+  // A sweep's progress is its point's: done counts that point's runs.
+  if (relay.wanted())
+    request.settings.progress = [&relay, runs = request.settings.runs](std::uint64_t done,
+                                                                     double seconds) {
+      relay.post({{"done", static_cast<double>(done), true},
+                  {"runs", static_cast<double>(runs), true},
+                  {"seconds", seconds, false}});
+    };
+  const auto records = run_interruptible<nlohmann::ordered_json>(
+      [&](const job_stop& stop) {
+        sweep_request sweep{request, axes, nullptr};
+        sweep.batch.stop = stop;
+        return nlohmann::ordered_json::parse(grid ? to_json(run(sweep))
+                                                  : to_json(run(sweep.batch)));
+      },
+      &relay, [](const nlohmann::ordered_json& finished) { return to_python(finished); });
   return to_python(records);
 }
 
@@ -61,25 +74,27 @@ std::string sweep_spec(py::handle grid) {
 }  // namespace
 
 py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
-                 const std::string& device, const py::kwargs& settings) {
+                 const std::string& device, const py::object& progress,
+                 const py::kwargs& settings) {
   keyword_settings line;
   line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
   line.option("seed", seed);
   line.option("device", device);
-  return batch_records(line, settings, "batch", std::nullopt);
+  return batch_records(line, settings, "batch", std::nullopt, progress);
 }
 
 py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
-                 py::handle seed, const std::string& device, const py::kwargs& settings) {
+                 py::handle seed, const std::string& device, const py::object& progress,
+                 const py::kwargs& settings) {
   keyword_settings line;
   line.option("queens", n, "n");
   line.option("algo", algo);
   line.option("runs", runs);
   line.option("seed", seed);
   line.option("device", device);
-  return batch_records(line, settings, "sweep", sweep_spec(grid));
+  return batch_records(line, settings, "sweep", sweep_spec(grid), progress);
 }
 
 }  // namespace nq::python

@@ -1,20 +1,25 @@
 #pragma once
 // Long calls from Python: the work runs on a worker thread with the GIL released, while the
-// calling thread checks for signals every few milliseconds. Ctrl-C raises the work's stop flag
-// (which the CPU paths read where they read the clock), waits for it to end, and then raises
-// KeyboardInterrupt.
+// calling thread checks for signals every few milliseconds and hands the work's progress to the
+// caller's progress= function. Ctrl-C raises the work's stop flag (which the CPU paths read
+// where they read the clock), waits for it to end, and then raises KeyboardInterrupt, with what
+// the work finished as its `result` where the work reports it (batch, sweep).
 
 #include <pybind11/pybind11.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <optional>
 #include <stop_token>
 #include <thread>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "nqueens/engine.hpp"
 
@@ -38,12 +43,80 @@ bool wait_or_signal(std::mutex& mutex, std::condition_variable& changed, Ready r
   }
 }
 
+/// One field of a progress snapshot: a whole number or a real one.
+struct progress_field {
+  const char* name;
+  double value;
+  bool whole;
+};
+
+/// Progress snapshots posted by the work's threads, handed as dicts to a Python function on the
+/// calling thread (the latest one at each poll; none are queued, so a slow function slows
+/// nothing but itself).
+class progress_relay {
+ public:
+  explicit progress_relay(pybind11::object function) : function_(std::move(function)) {
+    if (!function_.is_none() && !PyCallable_Check(function_.ptr()))
+      throw pybind11::type_error("progress must be callable (it is called with a dict), not " +
+                                 std::string(pybind11::str(function_.get_type().attr("__name__"))));
+  }
+  bool wanted() const { return !function_.is_none(); }
+  /// From any thread.
+  void post(std::vector<progress_field> fields) {
+    const std::lock_guard lock(mutex_);
+    latest_ = std::move(fields);
+  }
+  /// With the GIL: calls the function with the latest snapshot, if one is new. What the
+  /// function raises propagates (error_already_set).
+  void deliver() {
+    std::optional<std::vector<progress_field>> fields;
+    {
+      const std::lock_guard lock(mutex_);
+      fields.swap(latest_);
+    }
+    if (!fields || !wanted()) return;
+    pybind11::dict snapshot;
+    for (const auto& f : *fields) {
+      if (f.whole)
+        snapshot[f.name] = pybind11::int_(static_cast<std::uint64_t>(f.value));
+      else
+        snapshot[f.name] = pybind11::float_(f.value);
+    }
+    function_(snapshot);
+  }
+
+ private:
+  pybind11::object function_;
+  std::mutex mutex_;
+  std::optional<std::vector<progress_field>> latest_;
+};
+
+/// Sets `make()` as `result` on the pending Python exception (a KeyboardInterrupt, as a rule),
+/// so that an interrupted call hands back what finished; `make` runs with no error pending.
+template <class Make>
+void attach_to_pending_error(Make make) {
+  PyObject* type = nullptr;
+  PyObject* value = nullptr;
+  PyObject* trace = nullptr;
+  PyErr_Fetch(&type, &value, &trace);
+  PyErr_NormalizeException(&type, &value, &trace);
+  try {
+    const pybind11::object result = make();
+    if (value != nullptr && PyObject_SetAttrString(value, "result", result.ptr()) != 0)
+      PyErr_Clear();  // an exception that takes no attributes: raised as it is
+  } catch (pybind11::error_already_set&) {
+    // The finished part could not be made: the interruption is raised without it.
+  }
+  PyErr_Restore(type, value, trace);
+}
+
 /// Runs `work(stop)` to its end on a worker thread, the GIL released meanwhile, and returns what
 /// it returned (or rethrows what it threw); `stop` is an engine request's job_stop where work
-/// takes one, else a flag. A signal whose handler raises (Ctrl-C) requests the stop, waits for
-/// the work to wind down, and throws that Python error.
-template <class Result, class Work>
-Result run_interruptible(Work&& work) {
+/// takes one, else a flag. A signal whose handler raises (Ctrl-C), or a progress function that
+/// raises, requests the stop, waits for the work to wind down, and throws that Python error;
+/// `keep`, when given, turns what the stopped work returned into the error's `result`.
+template <class Result, class Work, class Keep = std::nullptr_t>
+Result run_interruptible(Work&& work, progress_relay* progress = nullptr, Keep keep = nullptr) {
   std::atomic<bool> stop{false};
   std::stop_source source;
   std::optional<Result> result;
@@ -64,8 +137,25 @@ Result run_interruptible(Work&& work) {
     done = true;
     changed.notify_all();
   });
-  const bool finished = wait_or_signal(mutex, changed, [&] { return done; });
-  if (!finished) {
+  bool finished = false;
+  for (;;) {
+    {
+      pybind11::gil_scoped_release release;
+      std::unique_lock lock(mutex);
+      finished = changed.wait_for(lock, signal_poll_period, [&] { return done; });
+    }
+    if (finished || PyErr_CheckSignals() != 0) break;
+    if (progress != nullptr) {
+      try {
+        progress->deliver();
+      } catch (pybind11::error_already_set& raised) {
+        raised.restore();  // pending again, raised below once the work has stopped
+        break;
+      }
+    }
+  }
+  const bool stopped = PyErr_Occurred() != nullptr;
+  if (stopped) {
     stop.store(true);
     source.request_stop();
   }
@@ -73,7 +163,11 @@ Result run_interruptible(Work&& work) {
     pybind11::gil_scoped_release release;
     worker.join();
   }
-  if (!finished) throw pybind11::error_already_set();
+  if (stopped) {
+    if constexpr (!std::is_same_v<Keep, std::nullptr_t>)
+      if (result && !failure) attach_to_pending_error([&] { return keep(*result); });
+    throw pybind11::error_already_set();
+  }
   if (failure) std::rethrow_exception(failure);
   return std::move(*result);
 }

@@ -8,13 +8,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,24 +49,13 @@ struct trace_record {
   std::uint64_t step;
   std::uint64_t restarts;
   std::uint64_t cost;
-  double temperature;   // sa: T; hc-anneal-p: p; else -1
-  double best_fitness;  // beam, ga; else -1
-  double mean_fitness;  // beam, ga; else -1
+  double temperature;   // sa: T; hc-anneal-p: p; else NaN
+  double best_fitness;  // beam, ga; else NaN
+  double mean_fitness;  // beam, ga; else NaN
 };
 
-/// What solve returns.
-struct solve_outcome {
-  py::object rows;  // numpy's uint32 array, or array.array('I') without numpy
-  bool solved = false;
-  py::object conflicts;  // None where the CLI's JSON has null: the pairs were not counted
-  index_t unplaced = 0;
-  std::uint64_t steps = 0;
-  std::uint64_t restarts = 0;
-  double seconds = 0.0;
-  std::string device;
-  py::object trace;  // None unless asked for
-  std::string stop_reason;
-};
+/// A trace column's value, NaN where the column does not apply (the engine writes -1 there).
+double or_nan(double value) { return value < 0 ? std::nan("") : value; }
 
 /// The device setting: "auto" leaves the command's default, except that parallel (which runs
 /// on the CPU unless told) takes auto as the CLI does.
@@ -71,9 +63,12 @@ void add_device(keyword_settings& given, const std::string& device, const std::s
   if (device != "auto" || algo == "parallel") given.option("device", device);
 }
 
-solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::handle seed,
-                    unsigned threads, const std::string& device, py::handle max_steps,
-                    py::handle time_limit, py::handle trace_switch, const py::kwargs& settings) {
+/// solve(): the report's fields as a dict, which the package's SolveResult holds.
+py::dict solve(py::handle n, const std::optional<std::string>& algo, py::handle seed,
+               unsigned threads, const std::string& device, py::handle max_steps,
+               py::handle time_limit, py::handle trace_switch,
+               const std::optional<std::vector<row_t>>& start, const py::object& progress,
+               const py::kwargs& settings) {
   const bool trace = keyword_settings::switch_value("trace", trace_switch);
   keyword_settings given;
   given.option("queens", n, "n");
@@ -87,34 +82,50 @@ solve_outcome solve(py::handle n, const std::optional<std::string>& algo, py::ha
                  {"randomize"});
   solve_request request = engine::solve_request_from(given.named(), trace);
   if (trace && !have_numpy()) throw numpy_needed("solve(trace=True)");
+  if (start) request.start = *start;
   std::vector<trace_record> rows;
   if (trace)
     request.trace = [&rows](const trace_row& r) {
-      rows.push_back({r.step, r.restarts, r.cost, r.temperature, r.best_fitness, r.mean_fitness});
+      rows.push_back({r.step, r.restarts, r.cost, or_nan(r.temperature), or_nan(r.best_fitness),
+                      or_nan(r.mean_fitness)});
     };
-  solve_report report = run_interruptible<solve_report>([&](const job_stop& stop) {
-    request.stop = stop;
-    return run(request);
-  });
-  solve_outcome out;
+  progress_relay relay(progress);
+  if (relay.wanted())
+    request.progress = [&relay](const solve_progress& p) {
+      relay.post({{"fraction", p.fraction, false},
+                  {"steps", static_cast<double>(p.steps), true},
+                  {"restarts", static_cast<double>(p.restarts), true},
+                  {"seconds", p.seconds, false}});
+    };
+  solve_report report = run_interruptible<solve_report>(
+      [&](const job_stop& stop) {
+        request.stop = stop;
+        return run(request);
+      },
+      &relay);
   solve_result& result = report.result;
-  out.solved = result.solved;
-  out.unplaced = result.unplaced;
+  py::dict out;
+  out["n"] = report.n;
+  out["algorithm"] = report.algorithm;
+  out["seed"] = report.seed;
+  out["solved"] = result.solved;
   // None where the JSON record has null: pairs a stopped run left uncounted, a placement stopped
   // with queens unplaced, and n = 2 or 3, where no board was made.
   const bool no_board = result.queen_row.empty() && !result.solved;
-  out.conflicts =
+  out["conflicts"] =
       !report.pairs_counted || (report.algorithm == "parallel" && !result.solved) || no_board
           ? py::object(py::none())
           : py::object(py::int_(result.conflicts));
-  out.steps = result.steps;
-  out.restarts = result.restarts;
-  out.seconds = result.seconds;
-  out.device = report.device;
-  if (solution_exists(report.n) && !result.solved)
-    out.stop_reason = engine::failure_reason(request.limits, report, true);
-  out.rows = rows_object(std::move(result.queen_row));
-  out.trace = trace ? py::object(owning_array(std::move(rows))) : py::none();
+  out["unplaced"] = result.unplaced;
+  out["steps"] = result.steps;
+  out["restarts"] = result.restarts;
+  out["seconds"] = result.seconds;
+  out["device"] = report.device;
+  out["stop_reason"] = solution_exists(report.n) && !result.solved
+                           ? engine::failure_reason(request.limits, report, true)
+                           : std::string();
+  out["rows"] = rows_object(std::move(result.queen_row));
+  out["trace"] = trace ? py::object(owning_array(std::move(rows))) : py::object(py::none());
   return out;
 }
 
@@ -208,7 +219,8 @@ std::string path_text(py::handle path, const char* function, const char* keyword
 
 py::object count(int n, py::handle unique, unsigned threads, const std::string& device,
                  const std::optional<std::vector<int>>& devices, py::handle checkpoint,
-                 py::handle checkpoint_interval, const std::string& simd) {
+                 py::handle checkpoint_interval, const std::string& simd,
+                 const py::object& progress) {
   // The command line's reading of its options: one set of checks and messages.
   keyword_settings given;
   given.option("queens", std::to_string(n));
@@ -228,13 +240,24 @@ py::object count(int n, py::handle unique, unsigned threads, const std::string& 
   given.option("checkpoint-interval", checkpoint_interval);
   given.option("simd", simd);
   count_request request = engine::count_request_from(given.named());
-  const auto record = run_interruptible<nlohmann::ordered_json>([&](const job_stop& stop) {
-    request.stop = stop;
-    const count_report report = run(request);
-    nlohmann::ordered_json json = nlohmann::ordered_json::parse(to_json(report));
-    json["complete"] = report.result.complete;
-    return json;
-  });
+  progress_relay relay(progress);
+  if (relay.wanted())
+    request.progress = [&relay](const count_progress& p) {
+      relay.post({{"done", static_cast<double>(p.done), true},
+                  {"total", static_cast<double>(p.total), true},
+                  {"resumed", static_cast<double>(p.resumed), true},
+                  {"solutions", static_cast<double>(p.solutions), true},
+                  {"seconds", p.seconds, false}});
+    };
+  const auto record = run_interruptible<nlohmann::ordered_json>(
+      [&](const job_stop& stop) {
+        request.stop = stop;
+        const count_report report = run(request);
+        nlohmann::ordered_json json = nlohmann::ordered_json::parse(to_json(report));
+        json["complete"] = report.result.complete;
+        return json;
+      },
+      &relay);
   return to_python(record);
 }
 
@@ -292,113 +315,109 @@ std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
   return std::make_unique<solution_stream>(request);
 }
 
+/// A message of the engine's checks with its options named as the package's keywords:
+/// --max-steps as max_steps, -n and --queens as n, --sweep as grid.
+std::string keyword_message(const std::string& text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const bool starts_word = at == 0 || text[at - 1] == ' ' || text[at - 1] == '(';
+    const auto is_name = [&](std::size_t i) {
+      return i < text.size() && (std::islower(static_cast<unsigned char>(text[i])) != 0 ||
+                                 std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
+                                 text[i] == '-');
+    };
+    std::size_t name = at;
+    if (starts_word && text.compare(at, 2, "--") == 0 && is_name(at + 2) && text[at + 2] != '-') {
+      name = at + 2;
+    } else if (starts_word && text.compare(at, 3, "-n ") == 0) {
+      out += "n";
+      at += 2;
+      continue;
+    }
+    if (name == at) {
+      out += text[at++];
+      continue;
+    }
+    std::size_t end = name;
+    while (is_name(end)) ++end;
+    std::string keyword = keyword_settings::python_name(text.substr(name, end - name));
+    if (keyword == "queens") keyword = "n";
+    if (keyword == "sweep") keyword = "grid";
+    out += keyword;
+    at = end;
+    // A value after a keyword that takes a name, as Python writes it: algo='parallel'.
+    static const std::set<std::string> named = {"algo", "device", "variant", "encoding"};
+    if (named.contains(keyword) && at + 1 < text.size() && text[at] == ' ' && is_name(at + 1)) {
+      std::size_t value_end = at + 1;
+      while (is_name(value_end)) ++value_end;
+      const std::string value = text.substr(at + 1, value_end - at - 1);
+      static const std::set<std::string> words = {"is", "does", "must", "applies", "takes",
+                                                  "needs", "and", "or", "only", "to", "with",
+                                                  "of", "for", "given", "not", "runs"};
+      if (!words.contains(value)) {
+        out += "='" + value + "'";
+        at = value_end;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace nq::python
 
-PYBIND11_MODULE(nqueens, m) {
+PYBIND11_MODULE(_native, m) {
   using namespace nq::python;
   using py::arg;
-  m.doc() = "N-Queens solvers, counters and statistics: the nqueens command's work as functions";
+  m.doc() = "The nqueens package's native half: the engine's requests from keywords. Call the "
+            "package's functions (nqueens.solve, ...), which check and document their keywords.";
   // The trace's dtype where numpy is (the module imports without it: rows_object).
   if (have_numpy()) {
     PYBIND11_NUMPY_DTYPE(trace_record, step, restarts, cost, temperature, best_fitness,
                          mean_fitness);
   }
 
-  // The CLI's exit codes 2 and 3, as Python exceptions. Registered before DeviceError, whose
-  // translator (registered later) is tried first.
+  // The CLI's exit codes 2 and 3, as Python exceptions, their options named as keywords.
+  // Registered before DeviceError, whose translator (registered later) is tried first.
   py::register_exception_translator([](std::exception_ptr failure) {
     try {
       if (failure) std::rethrow_exception(failure);
     } catch (const nq::setting_error& e) {
       // The setting as a keyword: checkpoint_interval, not --checkpoint-interval.
-      const std::string message = keyword_settings::python_name(e.setting()) + " " + e.problem();
+      const std::string message =
+          keyword_message(keyword_settings::python_name(e.setting()) + " " + e.problem());
       PyErr_SetString(PyExc_ValueError, message.c_str());
     } catch (const nq::usage_error& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, keyword_message(e.what()).c_str());
     } catch (const nq::resource_error& e) {
-      PyErr_SetString(PyExc_MemoryError, e.what());
+      PyErr_SetString(PyExc_MemoryError, keyword_message(e.what()).c_str());
     }
   });
   py::register_exception<nq::device_error>(m, "DeviceError", PyExc_RuntimeError);
 
-  py::class_<solve_outcome>(m, "SolveResult", "What solve() found: the board and how.")
-      .def_readonly("rows", &solve_outcome::rows,
-                    "the row of each column's queen: a uint32 numpy array (array.array('I') in "
-                    "an interpreter without numpy)")
-      .def_readonly("solved", &solve_outcome::solved)
-      .def_readonly("conflicts", &solve_outcome::conflicts,
-                    "attacking pairs left; None where not counted (as JSON's null)")
-      .def_readonly("unplaced", &solve_outcome::unplaced, "parallel: queens a stop left out")
-      .def_readonly("steps", &solve_outcome::steps)
-      .def_readonly("restarts", &solve_outcome::restarts)
-      .def_readonly("seconds", &solve_outcome::seconds)
-      .def_readonly("device", &solve_outcome::device, "cpu or gpu")
-      .def_readonly("trace", &solve_outcome::trace, "with trace=True: a row per step")
-      .def_readonly("stop_reason", &solve_outcome::stop_reason, "why an unsolved run stopped")
-      .def("__repr__", [](const solve_outcome& r) {
-        return "<nqueens.SolveResult n=" + std::to_string(py::len(r.rows)) +
-               (r.solved ? " solved" : " unsolved") + " steps=" + std::to_string(r.steps) +
-               " device=" + r.device + ">";
-      });
-
-  m.def("_solve", &solve, arg("n"), arg("algo") = py::none(), arg("seed") = 1, arg("threads") = 0,
+  m.attr("__version__") = NQ_VERSION;
+  m.def("settings", &setting_table,
+        "The algorithms' settings as keywords: (name, help, kind), kind switch, word or number.");
+  m.def("solve", &solve, arg("n"), arg("algo") = py::none(), arg("seed") = 1, arg("threads") = 0,
         arg("device") = "auto", arg("max_steps") = py::none(), arg("time_limit") = py::none(),
-        arg("trace") = false, "solve() without its typed keywords: settings as **kwargs.");
-  m.def(
-      "verify", &verify, arg("rows"),
-      "Attacking pairs and the first clash of a board (0-based rows), or of a board file (a path: "
-      "text, npy or raw, detected), as `nqueens verify --json`.");
-  m.def("count", &count, arg("n"), arg("unique") = true, arg("threads") = 0, arg("device") = "auto",
-        arg("devices") = py::none(), arg("checkpoint") = py::none(),
-        arg("checkpoint_interval") = 10.0, arg("simd") = "auto",
-        "Count every solution of n queens (1 to 28) and the fundamental ones, as `nqueens count "
-        "-f json`: threads (0: every core), device cpu, gpu, all or auto, devices (GPU numbers), "
-        "checkpoint (a path to resume from and record to), checkpoint_interval (seconds), simd "
-        "(auto, off, avx2 or avx512).");
-  m.def("bench", &bench, py::kw_only(), arg("quick") = false, arg("suite") = py::none(),
+        arg("trace") = false, arg("start") = py::none(), arg("progress") = py::none(),
+        "A solve from keywords (settings as **kwargs): a dict of the report.");
+  m.def("verify", &verify, arg("rows"), "A verify of a board or a board file: verify --json's.");
+  m.def("count", &count, arg("n"), arg("unique") = true, arg("threads") = 0,
+        arg("device") = "auto", arg("devices") = py::none(), arg("checkpoint") = py::none(),
+        arg("checkpoint_interval") = 10.0, arg("simd") = "auto", arg("progress") = py::none(),
+        "A count from keywords: count -f json's record, plus complete.");
+  m.def("bench", &bench, arg("quick") = false, arg("suite") = py::none(),
         arg("workloads") = py::none(), arg("device") = "all", arg("time_budget") = 0.0,
-        arg("threads") = 0,
-        "Time the benchmark suite as `nqueens bench -f json` does and return its record (a dict, "
-        "schema in docs/bench.md): quick (each workload once, small), suite (standard or full), "
-        "workloads (names from the suite), device (cpu, gpu or all), time_budget (seconds for "
-        "the whole run; 0: the suite's), threads (the all-cores figures'; 0: every core).");
-  m.def("_batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
-        arg("device") = "auto", "batch() without its typed keywords: settings as **kwargs.");
-  m.def("_sweep", &sweep, arg("n"), arg("algo"), arg("runs"), arg("grid"), arg("seed") = 1,
-        arg("device") = "auto", "sweep() without its typed keywords: settings as **kwargs.");
-  // solve, batch and sweep with a keyword for every setting they take (help() and an editor
-  // show them), written in Python from the engine's table of settings.
-  const std::vector<keyword_doc> batch_own = {
-      {"threads", "worker threads (default: every core); the statistics do not depend on them"},
-      {"max_steps", "per run: give up after this many steps (default: the algorithm's)"},
-      {"time_limit", "per run: give up after this many seconds"}};
-  const std::string code =
-      typed_function("solve",
-                     "n, algo=None, seed=1, threads=0, device=\"auto\", "
-                     "max_steps=None, time_limit=None, trace=False",
-                     "n, algo, seed, threads, device, max_steps, time_limit, trace", "_solve",
-                     "Solve one board, as `nqueens solve`: a SolveResult. algo None: the "
-                     "command's default, lattice on every core from 2^20 queens, min-conflicts "
-                     "below.",
-                     {{"chains", "local search: run C chains at once and keep the best"},
-                      {"chain", "local search: run chain I alone (its replay)"},
-                      {"memory_limit", "refuse boards needing more memory than this, e.g. \"8G\""},
-                      {"max_memory", "bfs: the frontier's bound, e.g. \"512M\" (default 1G)"},
-                      {"randomize", "backtrack, backtrack-opt, dfs: shuffle each node's rows"}}) +
-      typed_function("batch", "n, algo, runs=1000, seed=1, device=\"auto\"",
-                     "n, algo, runs, seed, device", "_batch",
-                     "Many independent runs and their statistics: the record of `nqueens batch -f "
-                     "json`.",
-                     batch_own) +
-      typed_function("sweep", "n, algo, runs, grid, seed=1, device=\"auto\"",
-                     "n, algo, runs, grid, seed, device", "_sweep",
-                     "A batch per grid point (grid as --sweep writes it, or a dict name: value or "
-                     "(first, last, step)): a list of batch records.",
-                     batch_own);
-  py::exec(code, m.attr("__dict__"));
+        arg("threads") = 0, "A benchmark from keywords: bench -f json's record.");
+  m.def("batch", &batch, arg("n"), arg("algo"), arg("runs") = 1000, arg("seed") = 1,
+        arg("device") = "auto", arg("progress") = py::none(),
+        "A batch from keywords (settings as **kwargs): batch -f json's record.");
+  m.def("sweep", &sweep, arg("n"), arg("algo"), arg("runs"), arg("grid"), arg("seed") = 1,
+        arg("device") = "auto", arg("progress") = py::none(),
+        "A sweep from keywords (settings as **kwargs): a batch record per point.");
   m.def("solutions", &solutions, arg("n"), arg("limit") = py::none(),
         "Every solution (or the first `limit`) in lexicographic order, lazily, as uint32 arrays.");
-  m.def("algorithms", &list_algorithms, "The algorithms solve() takes, as `nqueens algorithms`.");
+  m.def("algorithms", &list_algorithms, "The algorithms, as `nqueens algorithms`.");
   bind_solution_stream(m);
 }

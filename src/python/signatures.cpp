@@ -3,41 +3,18 @@
 #include "nqueens/settings.hpp"
 #include "python/arguments.hpp"
 
+namespace py = pybind11;
+
 namespace nq::python {
-namespace {
 
-/// The algorithms' settings as keywords, from the engine's table: the words and switches, and
-/// the numbers, with --help's text.
-std::vector<keyword_doc> setting_keywords() {
-  std::vector<keyword_doc> out;
+py::list setting_table() {
+  py::list out;
   for (const auto& w : engine::local_word_options())
-    out.push_back({keyword_settings::python_name(w.name), w.help});
+    out.append(py::make_tuple(keyword_settings::python_name(w.name), w.help,
+                              w.takes_value ? "word" : "switch"));
   for (const auto& p : engine::local_parameter_table())
-    out.push_back({keyword_settings::python_name(p.name), p.help});
+    out.append(py::make_tuple(keyword_settings::python_name(p.name), p.help, "number"));
   return out;
-}
-
-}  // namespace
-
-std::string typed_function(const std::string& name, const std::string& head,
-                           const std::string& positional, const std::string& impl,
-                           const std::string& summary, const std::vector<keyword_doc>& own) {
-  std::vector<keyword_doc> keywords = own;
-  for (auto& k : setting_keywords()) keywords.push_back(std::move(k));
-  std::string code = "def " + name + "(" + head + ", *";
-  for (const auto& k : keywords) code += ", " + k.name + "=None";
-  code += "):\n    \"\"\"" + summary + "\n\n    Keyword settings (None: the default):\n\n";
-  for (const auto& k : keywords) {
-    std::string help = k.help;
-    for (auto at = help.find("\\"); at != std::string::npos; at = help.find("\\", at + 2))
-      help.replace(at, 1, "\\\\");
-    code += "    " + k.name + ": " + help + "\n";
-  }
-  code += "    \"\"\"\n    given = {}\n";
-  for (const auto& k : keywords)
-    code += "    if " + k.name + " is not None: given['" + k.name + "'] = " + k.name + "\n";
-  code += "    return " + impl + "(" + positional + ", **given)\n";
-  return code;
 }
 
 }  // namespace nq::python

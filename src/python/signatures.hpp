@@ -1,25 +1,14 @@
 #pragma once
-// Python's solve, batch and sweep with a keyword for every setting they take, written at import
-// from the engine's table of settings, so that help() and an editor show each one with the
-// command's --help text.
+// The algorithms' settings as Python keywords, from the engine's table of settings: the package
+// (src/python/nqueens) gives solve, batch and sweep a keyword for each, with the command's
+// --help text, so that help() and inspect.signature show them.
 
-#include <string>
-#include <vector>
+#include <pybind11/pybind11.h>
 
 namespace nq::python {
 
-/// A keyword of the generated functions: its Python name and its line of the docstring.
-struct keyword_doc {
-  std::string name;
-  std::string help;
-};
-
-/// Python source of `name`: the positional parameters `head` (as Python writes them), then every
-/// keyword of `own` and of the settings, keyword-only and None by default (None: the command's
-/// default), passed on to `impl` by name when given. Its docstring lists each keyword with the
-/// command's help, so help(nqueens.batch) reads as `nqueens batch --help` does.
-std::string typed_function(const std::string& name, const std::string& head,
-                           const std::string& positional, const std::string& impl,
-                           const std::string& summary, const std::vector<keyword_doc>& own);
+/// Each setting as (keyword, help, kind), kind "switch" (True or False), "word" (one of the
+/// names its help lists) or "number".
+pybind11::list setting_table();
 
 }  // namespace nq::python

@@ -36,7 +36,7 @@ def test_bench_returns_the_commands_record():
 
 
 @pytest.mark.parametrize("settings,message", [
-    ({"suite": "huge"}, "unknown --suite 'huge'"),
+    ({"suite": "huge"}, "unknown suite 'huge'"),
     ({"quick": True, "workloads": ["count-99"]}, "unknown workload 'count-99'"),
     ({"device": "auto"}, "device must be cpu, gpu or all, got 'auto'"),
     ({"time_budget": float("nan")}, "time_budget must be a positive number of seconds, got 'nan'"),

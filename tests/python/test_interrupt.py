@@ -1,10 +1,13 @@
 """Ctrl-C during a long call raises KeyboardInterrupt soon, with the work stopped. Each case
 runs in its own interpreter, which sends itself SIGINT while the call runs; the latency is
 printed (the issue asks for 0.2 s; the bound here is loose, as the machine may be loaded)."""
+import json
 import subprocess
 import sys
 
 import pytest
+
+from conftest import untimed
 
 SCRIPT = r"""
 import os, signal, sys, threading, time
@@ -40,3 +43,33 @@ def test_keyboard_interrupt(name):
     print(f"{name}: KeyboardInterrupt {float(seconds):.3f} s after SIGINT")
     assert outcome == "interrupted"
     assert float(seconds) < 5.0
+
+
+FINISHED = r"""
+import json, os, signal, threading, time
+import nqueens
+def interrupt():
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=interrupt, daemon=True).start()
+try:
+    nqueens.batch(8, "hc-sideways", runs=10**10, seed=5, device="cpu", threads=2)
+except KeyboardInterrupt as stop:
+    print(json.dumps(stop.result.to_dict()))
+"""
+
+
+def test_an_interrupted_batch_hands_back_the_runs_that_finished():
+    done = subprocess.run([sys.executable, "-c", FINISHED], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    finished = json.loads(done.stdout)
+    assert finished["interrupted"] is True and finished["runs_requested"] == 10**10
+    assert 0 < finished["runs"] < 10**10
+    # Runs 0..k-1 of the interrupted batch are the batch of k runs.
+    import nqueens
+    whole = nqueens.batch(8, "hc-sideways", runs=finished["runs"], seed=5, device="cpu",
+                          threads=2)
+    for name in ("interrupted", "runs_requested"):
+        del finished[name]
+    assert untimed(finished) == untimed(whole)
