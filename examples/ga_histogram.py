@@ -3,11 +3,17 @@
 histogram of the generations each run took to solve. Run i of nqueens.batch() is
 nqueens.solve(..., chain=i), so the histogram's runs are the batch's, and their mean matches it.
 
-    PYTHONPATH=build/python examples/ga_histogram.py -o ga.png
+    python3 examples/ga_histogram.py -o ga.png
+
+after `pip install '.[plot]'` (the package and matplotlib; README.md, Python).
 """
 import argparse
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    raise SystemExit(f"{__file__}: needs matplotlib (pip install matplotlib, or pip install "
+                     "'.[plot]' from the repository)") from None
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -3,11 +3,17 @@
 heat map: the success rate of hc-random-p on 16 queens (700 steps at most) for each probability
 of a random jump P and number of queens Q it moves. One nqueens.sweep() call.
 
-    PYTHONPATH=build/python examples/pq_heatmap.py -o pq.png
+    python3 examples/pq_heatmap.py -o pq.png
+
+after `pip install '.[plot]'` (the package and matplotlib; README.md, Python).
 """
 import argparse
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    raise SystemExit(f"{__file__}: needs matplotlib (pip install matplotlib, or pip install "
+                     "'.[plot]' from the repository)") from None
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
