@@ -362,7 +362,7 @@ def build(check, targets):
     configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
                  "-DCMAKE_CUDA_ARCHITECTURES=90"]
     deps = ROOT / ".deps" / "root" / "usr"
-    if deps.is_dir():  # the Debian packages, carried (../shared/device/pack-deps.sh)
+    if deps.is_dir():  # the Debian packages, unpacked and carried (docs/gpu.md)
         configure += [f"-DCMAKE_PREFIX_PATH={deps}", f"-DCMAKE_INCLUDE_PATH={deps}/include"]
         os.environ["LD_LIBRARY_PATH"] = f"{deps}/lib/x86_64-linux-gnu:" + \
             os.environ.get("LD_LIBRARY_PATH", "")

@@ -8,7 +8,8 @@ try:
     import matplotlib
 except ImportError as missing:
     sys.exit(f"{os.path.basename(sys.argv[0])}: needs matplotlib and numpy ({missing}): install "
-             "python3-matplotlib and python3-numpy (.ci/deps does), or pip install matplotlib")
+             "python3-matplotlib and python3-numpy (.ci/deps --tests does), "
+             "or pip install matplotlib")
 
 matplotlib.use("Agg")
 

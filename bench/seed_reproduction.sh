@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every experiment of docs/algorithms.md's "Reproducing the seeds" table and appends one JSON
-# record per line (the batch record plus "label" and "command") to OUT.
+# Runs every experiment of docs/algorithms.md's "Reproducing the write-ups" table (the labels
+# use the short names its list "The write-ups" gives them) and appends one JSON record per line
+# (the batch record plus "label" and "command") to OUT.
 #
 # Usage: bench/seed_reproduction.sh OUT.jsonl    (NQ: the binary, default build/nqueens)
 # Takes about 10 minutes on 2 cores, most of it in `sa --reject-equal`.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The Python report's genetic algorithm on 8 queens (ga --preset report), run 1000 times: a
-histogram of the generations each run took to solve. Run i of nqueens.batch() is
+"""The genetic algorithm of the Python report (Cabrera and Roetta, "N-Queen Problem"; see "The
+write-ups" in docs/algorithms.md) on 8 queens (ga --preset report), run 1000 times: a histogram
+of the generations each run took to solve. Run i of nqueens.batch() is
 nqueens.solve(..., chain=i), so the histogram's runs are the batch's, and their mean matches it.
 
     python3 examples/ga_histogram.py -o ga.png

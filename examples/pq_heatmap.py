@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The P/Q table of the Python program's "hill climbing + constant random probability", as a
-heat map: the success rate of hc-random-p on 16 queens (700 steps at most) for each probability
-of a random jump P and number of queens Q it moves. One nqueens.sweep() call.
+"""The P/Q table of "hill climbing + constant random probability" in the Python program (the
+GitHub repository Adibvafa/N_Queens; see "The write-ups" in docs/algorithms.md), as a heat
+map: the success rate of hc-random-p on 16 queens (700 steps at most) for each probability of a
+random jump P and number of queens Q it moves. One nqueens.sweep() call.
 
     python3 examples/pq_heatmap.py -o pq.png
 

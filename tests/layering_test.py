@@ -15,6 +15,9 @@ Checks:
                  (include/nqueens, not its detail/) and core's utilities (src/core)
   doc-paths      every repository path docs/*.md and README.md name (`src/...` in backticks)
                  exists
+  doc-outside    no page a user reads (README.md, docs/*.md, examples/) names a path outside
+                 the repository: a link is followed from its page, any other `../` path from
+                 the repository's root (where the docs' commands run)
 """
 
 import os
@@ -110,6 +113,34 @@ def check_doc_paths(root):
     return problems
 
 
+# A relative path that climbs: `../x`, not the `.../x` of an elided prefix.
+CLIMB = re.compile(r"(?<![\w.])(?:\.\./)+[^\s`'\")\]]*")
+
+
+def user_pages(root):
+    yield os.path.join(root, "README.md")
+    yield from sorted(files_under(root, "docs", (".md",)))
+    yield from sorted(files_under(root, "examples"))
+
+
+def check_doc_outside(root):
+    problems = []
+    for page in user_pages(root):
+        if not os.path.isfile(page):
+            continue
+        with open(page, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+        for number, line in enumerate(lines, 1):
+            for m in CLIMB.finditer(line):
+                link = line[:m.start()].endswith("](")
+                base = os.path.dirname(page) if link else root
+                target = os.path.relpath(os.path.normpath(os.path.join(base, m.group(0))), root)
+                if target == ".." or target.startswith("../"):
+                    problems.append(f"{rel(root, page)}:{number}: {m.group(0)} leads out of the "
+                                    "repository (a reader has only the repository)")
+    return problems
+
+
 CHECKS = {
     "file-size": check_file_size,
     "cli-size": check_cli_size,
@@ -117,6 +148,7 @@ CHECKS = {
     "kernel-paths": check_kernel_paths,
     "faces": check_faces,
     "doc-paths": check_doc_paths,
+    "doc-outside": check_doc_outside,
 }
 
 
@@ -137,6 +169,8 @@ def good_tree(root):
           "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)\n")
     write(root, "include/nqueens/engine.hpp", "// short\n" * MAX_FILE_LINES)
     write(root, "docs/architecture.md", "See `src/cli/main.cpp` and `kernels/`.\n")
+    write(root, "docs/python.md", "[Quick start](../README.md#quick-start), `.../q_above_n`.\n")
+    write(root, "examples/cpp/CMakeLists.txt", "# from the repository: ./examples/cpp\n")
 
 
 BREAKS = {
@@ -148,6 +182,7 @@ BREAKS = {
                      "                                   PRIVATE ${PROJECT_SOURCE_DIR}/src)\n"),
     "faces": ("src/cli/count.cpp", '#include "engine/count_engines.hpp"\n'),
     "doc-paths": ("docs/architecture.md", "See `src/cli/gone.cpp`.\n"),
+    "doc-outside": ("docs/gpu.md", "Run `bash ../shared/device/pack-deps.sh` first.\n"),
 }
 
 
@@ -168,6 +203,15 @@ def selftest():
         write(root, "src/python/x.cpp", '#include "nqueens/detail/frame_walk.hpp"\n')
         if not check_faces(root):
             failures.append("faces: a face including nqueens/detail/ passes")
+    # A link that climbs out from its page, and an example that names a path outside.
+    for path, text in (("docs/algorithms.md", "[the write-ups](../../shared/seeds/)\n"),
+                       ("README.md", "[docs](docs/../../notes.md)\n"),
+                       ("examples/plot.py", '"""Reads ../shared/seeds/000.txt."""\n')):
+        with tempfile.TemporaryDirectory() as root:
+            good_tree(root)
+            write(root, path, text)
+            if not check_doc_outside(root):
+                failures.append(f"doc-outside: {path} naming a path outside passes")
     return failures
 
 

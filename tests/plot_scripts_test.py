@@ -44,7 +44,7 @@ def main():
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        print("matplotlib is not installed: plot_runs.py not drawn (.ci/deps installs it)")
+        print("matplotlib is not installed: plot_runs.py not drawn (.ci/deps --tests installs it)")
         return
     with tempfile.TemporaryDirectory() as scratch:
         runs, png = pathlib.Path(scratch) / "runs.csv", pathlib.Path(scratch) / "runs.png"
