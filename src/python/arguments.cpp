@@ -43,7 +43,7 @@ std::string keyword_settings::text(const std::string& name, py::handle value) {
     return py::repr(value);
   }
   throw py::type_error("'" + name + "' takes a number or a string, not " +
-                       std::string(py::str(value.get_type().attr("__name__"))));
+                       std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
 void keyword_settings::settings(const py::kwargs& settings, std::initializer_list<const char*> own,

@@ -53,7 +53,7 @@ std::string sweep_spec(py::handle grid) {
   for (const auto& [key, value] : grid.cast<py::dict>()) {
     if (!py::isinstance<py::str>(key))
       throw py::type_error("grid keys are parameter names (str), not " +
-                           std::string(py::str(key.get_type().attr("__name__"))));
+                           std::string(py::str(py::type::handle_of(key).attr("__name__"))));
     std::string name = key.cast<std::string>();
     std::replace(name.begin(), name.end(), '_', '-');
     std::string values;

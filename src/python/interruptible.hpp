@@ -57,8 +57,9 @@ class progress_relay {
  public:
   explicit progress_relay(pybind11::object function) : function_(std::move(function)) {
     if (!function_.is_none() && !PyCallable_Check(function_.ptr()))
-      throw pybind11::type_error("progress must be callable (it is called with a dict), not " +
-                                 std::string(pybind11::str(function_.get_type().attr("__name__"))));
+      throw pybind11::type_error(
+          "progress must be callable (it is called with a dict), not " +
+          std::string(pybind11::str(pybind11::type::handle_of(function_).attr("__name__"))));
   }
   bool wanted() const { return !function_.is_none(); }
   /// From any thread.

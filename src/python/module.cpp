@@ -144,7 +144,7 @@ py::object verify(py::handle rows_like) {
     const std::string path = path_text(rows_like, "verify", "rows");
     // npy, raw and one-line positions stream, as in nqueens verify; the rest is held.
     verify_request request;
-    request.path = path;
+    request.path = path == "-" ? "./-" : path;  // a file named "-": Python's stdin is sys.stdin
     const verify_report report = run_interruptible<verify_report>(
         [&](const std::atomic<bool>*) { return run(request).report; });
     return py::module_::import("json").attr("loads")(to_json(report));
@@ -154,7 +154,7 @@ py::object verify(py::handle rows_like) {
   if (!py::isinstance<py::sequence>(rows_like) && !py::hasattr(rows_like, "__array__") &&
       !py::hasattr(rows_like, "__array_interface__"))
     throw py::type_error("verify() takes a board (a sequence or an array of rows) or a path, not " +
-                         std::string(py::str(rows_like.get_type().attr("__name__"))));
+                         std::string(py::str(py::type::handle_of(rows_like).attr("__name__"))));
   if (!have_numpy()) {
     // A sequence of ints, read one by one.
     if (!py::isinstance<py::sequence>(rows_like)) throw numpy_needed("verify() of an array");
@@ -166,7 +166,7 @@ py::object verify(py::handle rows_like) {
       const py::object item = items[col];
       if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
         throw py::type_error("rows must hold integers, not " +
-                             std::string(py::str(item.get_type().attr("__name__"))));
+                             std::string(py::str(py::type::handle_of(item).attr("__name__"))));
       const auto row = item.cast<long long>();
       if (row < 0 || static_cast<unsigned long long>(row) >= items.size())
         throw row_outside(col, row, items.size());
@@ -213,7 +213,7 @@ std::string path_text(py::handle path, const char* function, const char* keyword
       !py::hasattr(path, "__fspath__"))
     throw py::type_error(std::string(function) + "() " + keyword +
                          " takes a path (str or os.PathLike), not " +
-                         std::string(py::str(path.get_type().attr("__name__"))));
+                         std::string(py::str(py::type::handle_of(path).attr("__name__"))));
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 

@@ -155,3 +155,10 @@ def test_batch_steps_spread_is_numpys_quantiles_of_the_runs(tmp_path):
         assert spread["p50"] == median
     none_failed = nqueens.batch(8, "hc-restart", runs=20)
     assert none_failed["solved"] == 20 and none_failed["steps_failure"] is None
+
+
+def test_verify_of_a_path_named_dash_reads_that_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text("2 4 1 3\n")
+    record = nqueens.verify("-")
+    assert record["n"] == 4 and record["valid"] is True
