@@ -46,8 +46,13 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       if (narrate) narrate(row);
     };
   }
-  progress_line progress(!request.quiet && stderr_is_terminal());
-  job.progress = [&](const solve_progress& p) { progress.update(p); };
+  progress_line progress(request.progress);
+  job.progress = [&](const solve_progress& p) {
+    if (progress.due(p.seconds))
+      progress.show("%s %5.1f%% | %.3g steps | %llu restarts | %.1f s", p.phase, 100.0 * p.fraction,
+                    static_cast<double>(p.steps), static_cast<unsigned long long>(p.restarts),
+                    p.seconds);
+  };
   solve_report report = nq::run(job);
   progress.finish();
   const solve_result& result = report.result;
