@@ -67,7 +67,7 @@ struct job_stop {
 /// @brief What nqueens count does: every solution of n queens, and the fundamental ones.
 struct count_request {
   int n = 0;                        ///< 1 to max_exact_count_n
-  bool unique = false;              ///< report the fundamental solutions (counted either way)
+  bool unique = false;              ///< the text gives unique too (the record always has it)
   unsigned threads = 0;             ///< CPU worker threads; 0: every core
   std::string checkpoint;           ///< "" for none; else resumed from and recorded to this file
   double checkpoint_interval = 10;  ///< seconds between checkpoint writes
@@ -102,7 +102,7 @@ struct count_rank {
 /// @brief What a count found, and where it ran.
 struct count_report {
   int n = 0;
-  bool unique = false;  ///< as asked: whether `unique` is reported
+  bool unique = false;  ///< as asked: whether the text reports `unique` (the record always does)
   count_result result;
   std::string device = "cpu";  ///< cpu, gpu, or all (the GPUs and CPU threads)
   std::string device_name;     ///< the CPU's model, or the GPUs' names
