@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "nqueens/batch.hpp"
@@ -38,6 +39,10 @@ struct device_request {
 
 /// @brief "cpu", "gpu", "auto" or (where `with_all`) "all"; anything else is a usage_error.
 device_kind parse_device_kind(std::string_view text, bool with_all = false);
+
+/// @brief A setting's value as a record holds it: a number, a switch, or a word (a setting
+/// that takes one of a few, e.g. ties "first", as its option takes it).
+using setting_value = std::variant<double, bool, std::string>;
 
 /// @brief The name parse_device_kind reads: cpu, gpu, auto or all.
 std::string_view device_kind_name(device_kind kind);
@@ -234,7 +239,7 @@ struct batch_report {
   std::string device_name;  ///< the CPU's model or the GPU's name
   std::string layout;       ///< the GPU's ga and beam: block_per_run or whole_grid; else ""
   /// The algorithm's settings by name, with the values the runs used.
-  std::vector<std::pair<std::string, double>> parameters;
+  std::vector<std::pair<std::string, setting_value>> parameters;
   std::string note;  ///< why `any` ran on the CPU, for the caller to tell once the result is out
   std::vector<batch_rank> by_rank;  ///< under mpirun, on rank 0: each rank's share; else empty
 };

@@ -84,9 +84,7 @@ nlohmann::ordered_json batch_json(const batch_report& report) {
             ? nlohmann::ordered_json(static_cast<double>(stats.runs) / stats.kernel_seconds)
             : nlohmann::ordered_json();
   r["threads"] = stats.threads;
-  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : report.parameters) parameters[name] = value;
-  r["parameters"] = parameters;
+  r["parameters"] = parameters_record(report.parameters);
   if (report.by_rank.empty()) return r;
   r["ranks"] = report.by_rank.size();
   nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();

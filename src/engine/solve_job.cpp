@@ -193,12 +193,8 @@ nlohmann::ordered_json solve_record_head(const solve_report& report) {
   record["steps"] = result.steps;
   record["restarts"] = result.restarts;
   record["seconds"] = result.seconds;
-  if (report.local) {
-    nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : local_parameters(report.settings, report.n))
-      parameters[name] = value;
-    record["parameters"] = parameters;
-  }
+  if (report.local)
+    record["parameters"] = parameters_record(local_parameters(report.settings, report.n));
   return record;
 }
 
