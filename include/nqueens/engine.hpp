@@ -31,18 +31,21 @@ enum class device_kind {
   all,  ///< the GPUs and the CPU together, where a job can share (count)
 };
 
-/// @brief A job's device and, for the GPU, which ones.
+/// @brief A job's device and, for the GPU, which ones: every request's `device`. Its default,
+/// `any`, is the GPU where one is present and runs the job, else the CPU.
 struct device_request {
   device_kind kind = device_kind::any;
-  std::vector<int> ids;  ///< the GPUs to use, by number, each once; empty: every one
+  /// A count's GPUs, by number, each once; empty: every one. solve and batch run on the first
+  /// GPU (choose it with CUDA_VISIBLE_DEVICES): ids, or `all`, are a usage_error there.
+  std::vector<int> ids;
 };
-
-/// @brief "cpu", "gpu", "auto" or (where `with_all`) "all"; anything else is a usage_error.
-device_kind parse_device_kind(std::string_view text, bool with_all = false);
 
 /// @brief A setting's value as a record holds it: a number, a switch, or a word (a setting
 /// that takes one of a few, e.g. ties "first", as its option takes it).
 using setting_value = std::variant<double, bool, std::string>;
+
+/// @brief "cpu", "gpu", "auto" or (where `with_all`) "all"; anything else is a usage_error.
+device_kind parse_device_kind(std::string_view text, bool with_all = false);
 
 /// @brief The name parse_device_kind reads: cpu, gpu, auto or all.
 std::string_view device_kind_name(device_kind kind);
@@ -147,8 +150,11 @@ struct solve_request {
   unsigned threads = 0;      ///< parallel and lattice: CPU threads; 0: every core
   std::uint64_t chains = 0;  ///< local search: run this many chains and keep the best; 0: one
   std::uint64_t chain = 0;   ///< local search, one chain: the stream it runs
-  device_kind device = device_kind::cpu;  ///< chains, parallel and lattice: cpu, gpu or any
-  bool randomize = false;                 ///< backtrack, backtrack-opt, dfs: shuffled rows
+  /// chains, parallel and lattice: cpu, gpu or any (lattice: the GPU only where its sub-boards
+  /// fill it); a single chain and the other algorithms run on the CPU whatever it says. The
+  /// command's default is cpu (engine::solve_request_from's, without a device).
+  device_request device;
+  bool randomize = false;  ///< backtrack, backtrack-opt, dfs: shuffled rows
   std::uint64_t max_memory = std::uint64_t{1} << 30;  ///< bfs: the frontier's bound
   std::optional<std::uint64_t> memory_limit;  ///< refuse boards past this (default: available)
   /// Keep the board where keeping it costs (a GPU lattice's copy back, a stopped CPU lattice's
@@ -208,7 +214,7 @@ struct batch_request {
   /// Runs, threads (0: every core), seed, per-run limits, progress and records (batch.hpp);
   /// `limits.stop` is the engine's to set from `stop` when that is given.
   batch_settings settings;
-  device_kind device = device_kind::any;  ///< cpu, gpu or any
+  device_request device;  ///< cpu, gpu or any
   job_stop stop;  ///< once raised, runs end soon; the statistics describe those that finished
   /// Under mpirun (ranks.world set): every rank runs the same request, rank r a contiguous
   /// share of the runs with the same (seed, run) streams as one process; rank 0 merges the

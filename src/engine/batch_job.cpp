@@ -112,8 +112,8 @@ engine::chosen_backend prepare(const batch_request& request) {
   if (!solution_exists(request.n))
     throw usage_error("no solution exists for n=" + std::to_string(request.n) + "; no runs made");
   engine::check_local_size(request.algorithm.algorithm, request.n);
-  engine::chosen_backend job(request.n, request.algorithm, request.device,
-                        batch_threads(request.settings));
+  engine::chosen_backend job(request.n, request.algorithm, engine::single_device(request.device),
+                             batch_threads(request.settings));
   if (request.ready) request.ready();
   if (request.ranks.world) cluster::start_together(*request.ranks.world);
   return job;
