@@ -35,7 +35,9 @@ def labels_for(records):
     labels = []
     for r in records:
         name = r["algorithm"] + (f" ({r['variant']})" if "variant" in r else "")
-        swept = [f"{k}={v:g}" for k, v in r.get("parameters", {}).items()
+        # Numbers as %g; words (ties "first") and switches (true) as they are.
+        swept = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                 for k, v in r.get("parameters", {}).items()
                  if len(varying[(r["algorithm"], k)]) > 1]
         labels.append(" ".join([name, *swept]))
     return labels

@@ -39,7 +39,8 @@ TEST(CliBatch, JsonHasTheDocumentedFieldsAndIgnoresThreads) {
   EXPECT_EQ(without_timings(record), without_timings(nlohmann::json::parse(two.out)));
 }
 
-// The seeds' settings are options, each reported among the parameters, and one flag gives the
+// The seeds' settings are options, each reported among the parameters by its option's name and as
+// the option takes it (a word as that word, a switch as true or false), and one flag gives the
 // report's GA.
 TEST(CliBatch, SeedRulesAreOptionsAndShowInTheParameters) {
   scratch_dir dir;
@@ -52,20 +53,25 @@ TEST(CliBatch, SeedRulesAreOptionsAndShowInTheParameters) {
     return r.code == 0 ? nlohmann::json::parse(r.out)["parameters"] : nlohmann::json{};
   };
   const auto sa = parameters({"--algo", "sa"});
-  EXPECT_EQ(sa["accept-equal"], 1);
-  EXPECT_EQ(sa["cool-per-move"], 0);
+  EXPECT_EQ(sa["accept-equal"], true);
+  EXPECT_EQ(sa["cooling-per"], "neighbour");
   const auto strict = parameters({"--algo", "sa", "--reject-equal", "--cooling-per", "move"});
-  EXPECT_EQ(strict["accept-equal"], 0);
-  EXPECT_EQ(strict["cool-per-move"], 1);
+  EXPECT_EQ(strict["accept-equal"], false);
+  EXPECT_EQ(strict["cooling-per"], "move");
+  EXPECT_TRUE(strict["t0"].is_number_float()) << strict;
   const auto hc = parameters(
       {"--algo", "hc-sideways", "--ties", "last", "--sideways-limit", "total", "--plateau-jump"});
-  EXPECT_EQ(hc["ties"], 2);
-  EXPECT_EQ(hc["total-sideways"], 1);
-  EXPECT_EQ(hc["plateau-jump"], 1);
-  EXPECT_EQ(parameters({"--algo", "first-choice", "--order", "fixed"})["fixed-order"], 1);
+  EXPECT_EQ(hc, nlohmann::json::parse(R"({"sideways":100.0,"ties":"last","sideways-limit":"total",
+                                          "plateau-jump":true})"));
+  EXPECT_EQ(parameters({"--algo", "hc"})["ties"], "random");
+  EXPECT_EQ(parameters({"--algo", "first-choice", "--order", "fixed"})["order"], "fixed");
+  EXPECT_EQ(parameters({"--algo", "random-opt", "--step", "sweep"})["step"], "sweep");
+  EXPECT_EQ(parameters({"--algo", "beam", "--stochastic"})["stochastic"], true);
+  EXPECT_EQ(parameters({"--algo", "ga", "--encoding", "permutation"})["encoding"], "permutation");
   const auto report = parameters({"--algo", "ga", "--preset", "report"});
   EXPECT_EQ(report["population"], 128);
-  EXPECT_EQ(report["leader-selection"], 1);
+  EXPECT_EQ(report["selection"], "leaders");
+  EXPECT_EQ(report["encoding"], "column");
   EXPECT_DOUBLE_EQ(report["mutation-step"].get<double>(), 0.05);
   EXPECT_EQ(report["elite"], 0);
   // Options given with the preset override it.

@@ -49,6 +49,26 @@ std::size_t temporaries(const scratch_dir& dir) {
   return count;
 }
 
+// A board solve writes to a file is named in one line on stderr (the summary and the file),
+// unless --quiet; standard output stays empty, and an unsolved run says only why it stopped.
+TEST(CliOutputs, SolveToAFileSaysWhatItWroteWhere) {
+  scratch_dir dir;
+  const auto r = run_cli(dir, {"solve", "-n", "12", "-f", "json", "-o", "board.json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(r.err.starts_with("nqueens solve: n=12: solved by min-conflicts in ")) << r.err;
+  EXPECT_TRUE(r.err.ends_with("; written to board.json\n")) << r.err;
+  EXPECT_EQ(test::count_lines(r.err), 1u) << r.err;
+  const auto quiet = run_cli(dir, {"solve", "-n", "12", "-q", "-o", "board.txt"});
+  EXPECT_EQ(quiet.code, 0);
+  EXPECT_TRUE(quiet.err.empty()) << quiet.err;
+  const auto piped = run_cli(dir, {"solve", "-n", "12", "-o", "-"});
+  EXPECT_TRUE(piped.err.empty()) << "standard output is no file to name: " << piped.err;
+  const auto stuck = run_cli(dir, {"solve", "-n", "12", "--algo", "hc", "-s", "1", "-o", "s.txt"});
+  EXPECT_EQ(stuck.code, 1);
+  EXPECT_EQ(stuck.err.find("written to"), std::string::npos) << stuck.err;
+}
+
 TEST(CliOutputs, DevFullIsAResourceErrorAndStaysADevice) {
   scratch_dir dir;
   const auto full = safe_device(dir, "full", 7);

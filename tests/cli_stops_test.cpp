@@ -202,5 +202,51 @@ TEST(CliOutputs, TheNextWriteRemovesTemporariesOfDeadWriters) {
   EXPECT_TRUE(std::filesystem::exists(dir / "out.txt"));
 }
 
+/// Runs nqueens `args` until its stderr shows `marker` (or it ends by itself), then stops it with
+/// SIGTERM: what it printed.
+test::cli_result run_until_stderr_shows(const scratch_dir& dir,
+                                        const std::vector<std::string>& args,
+                                        const std::string& marker) {
+  test::cli_process run(dir, args);
+  for (int i = 0; i < 6000 && !run.finished(); ++i) {
+    if (test::slurp(dir / ".cli-err").find(marker) != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  run.kill(SIGTERM);
+  return run.wait();
+}
+
+// --progress shows each command's progress line where stderr is no terminal (here a file): the
+// line rewritten in place, and cleared at the end. Each run is stopped once it shows.
+TEST(CliProgress, ProgressShowsTheLineOffATerminal) {
+  scratch_dir dir;
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"solve", "-n", "4e7", "--algo", "min-conflicts", "-f", "summary"}, "% | "},
+      {{"batch", "-n", "8", "--algo", "random", "--runs", "1e6", "-t", "1", "--device", "cpu"},
+       " runs | "},
+      {{"count", "-n", "18", "-t", "1", "--device", "cpu"}, "subproblems "},
+      {{"solutions", "-n", "60", "-o", "found.txt"}, " nodes | "},
+      {{"bench", "--quick", "--workloads", "batch-hc", "--device", "cpu"}, " figures, last "}};
+  for (auto [args, marker] : cases) {
+    args.push_back("--progress");
+    const auto r = run_until_stderr_shows(dir, args, marker);
+    EXPECT_NE(r.err.find(marker), std::string::npos) << args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find("\r"), std::string::npos) << args[0];
+    EXPECT_NE(r.err.find("\033[K"), std::string::npos) << args[0];
+    // Without it, off a terminal, no line (bench ends by itself in moments).
+    if (args[0] == "bench") {
+      args.pop_back();
+      const auto plain = run_cli(dir, args);
+      EXPECT_EQ(plain.code, 0) << plain.err;
+      EXPECT_EQ(plain.err.find(marker), std::string::npos) << plain.err;
+    }
+  }
+  const auto both = run_cli(dir, {"count", "-n", "8", "--progress", "--quiet"});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--progress shows the progress line and --quiet hides it"),
+            std::string::npos)
+      << both.err;
+}
+
 }  // namespace
 }  // namespace nq

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_runner.hpp"
 
@@ -35,6 +36,29 @@ TEST(Cli, EveryCommandHasHelp) {
   EXPECT_NE(batch_help.find("      --p arg "), std::string::npos) << batch_help;
   EXPECT_NE(batch_help.find("      --q arg "), std::string::npos);
   EXPECT_EQ(batch_help.find("jump-"), std::string::npos);
+}
+
+// The commands --help lists are the ones a missing or unknown command's message names, and each
+// runs.
+TEST(Cli, NamesEveryCommandWhenNoneOrAnUnknownOneIsGiven) {
+  scratch_dir dir;
+  const std::string help = run_cli(dir, {"--help"}).out;
+  const auto none = run_cli(dir, {});
+  const auto unknown = run_cli(dir, {"fly"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_EQ(unknown.code, 2);
+  std::vector<std::string> listed;
+  std::istringstream lines(help.substr(help.find("Commands:\n") + 10));
+  for (std::string line; std::getline(lines, line) && line.starts_with("  ");) {
+    const std::string name = line.substr(2, line.find(' ', 2) - 2);
+    listed.push_back(name);
+    EXPECT_NE(none.err.find(" " + name), std::string::npos) << name << ": " << none.err;
+    EXPECT_NE(unknown.err.find(" " + name), std::string::npos) << name << ": " << unknown.err;
+    EXPECT_EQ(run_cli(dir, {name, "--help"}).code, 0) << name;
+  }
+  EXPECT_EQ(listed.size(), 8u) << help;
+  ASSERT_FALSE(listed.empty());
+  EXPECT_NE(none.err.find(" or " + listed.back() + ";"), std::string::npos) << none.err;
 }
 
 TEST(Cli, PrintsItsVersionAndBuild) {

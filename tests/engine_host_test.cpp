@@ -92,7 +92,7 @@ TEST(EngineLatticeOnTheHostGpu, PlansTheSplitOncePerSolve) {
     request.algorithm = "lattice";
     request.seed = 3;
     request.threads = 2;
-    request.device = device;
+    request.device.kind = device;
     const std::uint64_t before = detail::lattice_plans_made();
     const solve_report report = run(request);
     EXPECT_EQ(detail::lattice_plans_made() - before, 1u) << report.device;

@@ -9,10 +9,12 @@
 
 #include <nlohmann/json.hpp>
 #include <stop_token>
+#include <type_traits>
 
 #include "engine/sweep.hpp"
 #include "nqueens/error.hpp"
 #include "nqueens/local_search.hpp"
+#include "nqueens/settings.hpp"
 #include "nqueens/verify.hpp"
 #include "oeis.hpp"
 
@@ -62,9 +64,11 @@ TEST(EngineCount, TheRecordHoldsTheReport) {
   EXPECT_EQ(record.at("threads"), report.result.threads);
   EXPECT_EQ(record.at("subproblems"), report.result.subproblems);
   EXPECT_FALSE(record.contains("devices")) << "a CPU count names no GPU";
+  // unique is counted either way: the record has it either way, and the text when asked.
   auto without = cpu_count(8, 2);
   without.unique = false;
-  EXPECT_FALSE(nlohmann::json::parse(to_json(run(without))).contains("unique"));
+  EXPECT_EQ(nlohmann::json::parse(to_json(run(without))).at("unique"), 12);
+  EXPECT_EQ(to_text(run(without)).find("unique"), std::string::npos);
 }
 
 // A stop requested before the count starts: it ends at once, incomplete, and says so.
@@ -115,7 +119,7 @@ batch_request cpu_batch(index_t n, local_algorithm algorithm, std::uint64_t runs
   request.settings.runs = runs;
   request.settings.threads = 2;
   request.settings.seed = 11;
-  request.device = device_kind::cpu;
+  request.device.kind = device_kind::cpu;
   return request;
 }
 
@@ -170,9 +174,9 @@ TEST(EngineBatch, AStopEndsTheRunsEarly) {
 TEST(EngineBatch, WithoutAGpuAutoFallsBackAndGpuIsRefused) {
   if (gpu_count() > 0) GTEST_SKIP() << "a CUDA device is present";
   auto request = cpu_batch(8, local_algorithm::hc, 20);
-  request.device = device_kind::gpu;
+  request.device.kind = device_kind::gpu;
   EXPECT_THROW(run(request), device_error);
-  request.device = device_kind::any;
+  request.device.kind = device_kind::any;
   const batch_report report = run(request);
   EXPECT_EQ(report.device, "cpu");
   EXPECT_NE(report.note.find("ran on the CPU"), std::string::npos) << report.note;
@@ -286,6 +290,40 @@ TEST(EngineSweep, AGridExpandsItsAxesAndSetsEachPoint) {
 TEST(EngineCount, RefusesABoardOutOfRange) {
   EXPECT_THROW(run(cpu_count(0, 1)), usage_error);
   EXPECT_THROW(run(cpu_count(max_exact_count_n + 1, 1)), usage_error);
+}
+
+// Every request names its device by one type with one default (any); solve and batch, which run
+// on one GPU, refuse count's GPU numbers and `all`. The commands' defaults stay theirs.
+TEST(EngineDevices, EveryRequestHasOneDeviceTypeAndDefault) {
+  static_assert(std::is_same_v<decltype(count_request::device), device_request>);
+  static_assert(std::is_same_v<decltype(solve_request::device), device_request>);
+  static_assert(std::is_same_v<decltype(batch_request::device), device_request>);
+  EXPECT_EQ(count_request{}.device.kind, device_kind::any);
+  EXPECT_EQ(solve_request{}.device.kind, device_kind::any);
+  EXPECT_EQ(batch_request{}.device.kind, device_kind::any);
+  EXPECT_EQ(sweep_request{}.batch.device.kind, device_kind::any);
+  engine::named_settings given;
+  given.set("queens", "8");
+  EXPECT_EQ(engine::solve_request_from(given, false).device.kind, device_kind::cpu);
+  EXPECT_EQ(engine::count_request_from(given).device.kind, device_kind::any);
+  given.set("algo", "hc");
+  EXPECT_EQ(engine::batch_request_from(given, false).device.kind, device_kind::any);
+
+  solve_request solve;
+  solve.n = 8;
+  const solve_report one = run(solve);  // one chain of min-conflicts: the CPU, nothing to say
+  EXPECT_TRUE(one.result.solved);
+  EXPECT_EQ(one.device, "cpu");
+  EXPECT_TRUE(one.note.empty()) << one.note;
+  solve.device.ids = {0};
+  EXPECT_THROW(run(solve), usage_error);
+  solve.device = {device_kind::all, {}};
+  EXPECT_THROW(run(solve), usage_error);
+  auto batch = cpu_batch(8, local_algorithm::hc, 10);
+  batch.device = {device_kind::gpu, {1}};
+  EXPECT_THROW(run(batch), usage_error);
+  batch.device = {device_kind::all, {}};
+  EXPECT_THROW(run(batch), usage_error);
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     batch.algorithm.algorithm = nq::local_algorithm::hc;
     batch.settings.runs = 1000;
     batch.settings.seed = 1;
-    batch.device = device;
+    batch.device.kind = device;
     const nq::batch_report batched = nq::run(batch);
     std::printf("%s\n", nq::to_json(batched).c_str());
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "nqueens/batch.hpp"
@@ -30,11 +31,18 @@ enum class device_kind {
   all,  ///< the GPUs and the CPU together, where a job can share (count)
 };
 
-/// @brief A job's device and, for the GPU, which ones.
+/// @brief A job's device and, for the GPU, which ones: every request's `device`. Its default,
+/// `any`, is the GPU where one is present and runs the job, else the CPU.
 struct device_request {
   device_kind kind = device_kind::any;
-  std::vector<int> ids;  ///< the GPUs to use, by number, each once; empty: every one
+  /// A count's GPUs, by number, each once; empty: every one. solve and batch run on the first
+  /// GPU (choose it with CUDA_VISIBLE_DEVICES): ids, or `all`, are a usage_error there.
+  std::vector<int> ids;
 };
+
+/// @brief A setting's value as a record holds it: a number, a switch, or a word (a setting
+/// that takes one of a few, e.g. ties "first", as its option takes it).
+using setting_value = std::variant<double, bool, std::string>;
 
 /// @brief "cpu", "gpu", "auto" or (where `with_all`) "all"; anything else is a usage_error.
 device_kind parse_device_kind(std::string_view text, bool with_all = false);
@@ -67,7 +75,7 @@ struct job_stop {
 /// @brief What nqueens count does: every solution of n queens, and the fundamental ones.
 struct count_request {
   int n = 0;                        ///< 1 to max_exact_count_n
-  bool unique = false;              ///< report the fundamental solutions (counted either way)
+  bool unique = false;              ///< the text gives unique too (the record always has it)
   unsigned threads = 0;             ///< CPU worker threads; 0: every core
   std::string checkpoint;           ///< "" for none; else resumed from and recorded to this file
   double checkpoint_interval = 10;  ///< seconds between checkpoint writes
@@ -102,7 +110,7 @@ struct count_rank {
 /// @brief What a count found, and where it ran.
 struct count_report {
   int n = 0;
-  bool unique = false;  ///< as asked: whether `unique` is reported
+  bool unique = false;  ///< as asked: whether the text reports `unique` (the record always does)
   count_result result;
   std::string device = "cpu";  ///< cpu, gpu, or all (the GPUs and CPU threads)
   std::string device_name;     ///< the CPU's model, or the GPUs' names
@@ -142,8 +150,11 @@ struct solve_request {
   unsigned threads = 0;      ///< parallel and lattice: CPU threads; 0: every core
   std::uint64_t chains = 0;  ///< local search: run this many chains and keep the best; 0: one
   std::uint64_t chain = 0;   ///< local search, one chain: the stream it runs
-  device_kind device = device_kind::cpu;  ///< chains, parallel and lattice: cpu, gpu or any
-  bool randomize = false;                 ///< backtrack, backtrack-opt, dfs: shuffled rows
+  /// chains, parallel and lattice: cpu, gpu or any (lattice: the GPU only where its sub-boards
+  /// fill it); a single chain and the other algorithms run on the CPU whatever it says. The
+  /// command's default is cpu (engine::solve_request_from's, without a device).
+  device_request device;
+  bool randomize = false;  ///< backtrack, backtrack-opt, dfs: shuffled rows
   std::uint64_t max_memory = std::uint64_t{1} << 30;  ///< bfs: the frontier's bound
   std::optional<std::uint64_t> memory_limit;  ///< refuse boards past this (default: available)
   /// Keep the board where keeping it costs (a GPU lattice's copy back, a stopped CPU lattice's
@@ -203,7 +214,7 @@ struct batch_request {
   /// Runs, threads (0: every core), seed, per-run limits, progress and records (batch.hpp);
   /// `limits.stop` is the engine's to set from `stop` when that is given.
   batch_settings settings;
-  device_kind device = device_kind::any;  ///< cpu, gpu or any
+  device_request device;  ///< cpu, gpu or any
   job_stop stop;  ///< once raised, runs end soon; the statistics describe those that finished
   /// Under mpirun (ranks.world set): every rank runs the same request, rank r a contiguous
   /// share of the runs with the same (seed, run) streams as one process; rank 0 merges the
@@ -234,7 +245,7 @@ struct batch_report {
   std::string device_name;  ///< the CPU's model or the GPU's name
   std::string layout;       ///< the GPU's ga and beam: block_per_run or whole_grid; else ""
   /// The algorithm's settings by name, with the values the runs used.
-  std::vector<std::pair<std::string, double>> parameters;
+  std::vector<std::pair<std::string, setting_value>> parameters;
   std::string note;  ///< why `any` ran on the CPU, for the caller to tell once the result is out
   std::vector<batch_rank> by_rank;  ///< under mpirun, on rank 0: each rank's share; else empty
 };

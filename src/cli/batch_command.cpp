@@ -6,7 +6,6 @@
 #include <optional>
 #include <thread>
 
-#include "cli/batch_report.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"
@@ -27,7 +26,8 @@ struct batch_command {
   bool json = false;
   std::string output;
   bool quiet = false;
-  std::string runs_csv;  // every run's record, when set
+  bool progress = false;  // the progress line on stderr (progress_wanted)
+  std::string runs_csv;   // every run's record, when set
 };
 
 batch_command parse_request(int argc, char** argv) {
@@ -51,6 +51,7 @@ batch_command parse_request(int argc, char** argv) {
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
+      ("progress", "show the progress line on stderr even where it is not a terminal")
       ("h,help", "show this help");
   // clang-format on
   add_local_options(options);
@@ -64,6 +65,7 @@ batch_command parse_request(int argc, char** argv) {
   request.json = parse_text_or_json(args["format"].as<std::string>());
   request.output = file_option(args, "output");
   request.quiet = args.count("quiet") > 0;
+  request.progress = progress_wanted(args);
   if (args.count("runs-csv")) {
     if (args.count("sweep")) throw usage_error("--runs-csv takes one batch, not a --sweep");
     request.runs_csv = file_option(args, "runs-csv");
@@ -117,7 +119,7 @@ struct batch_result {
 };
 
 batch_result run_request(const batch_command& command, const batch_request& job,
-                         std::optional<batch_progress>& progress) {
+                         progress_line& progress) {
   batch_result out;
   if (command.sweep.empty()) {
     const batch_report report = nq::run(job);
@@ -129,11 +131,10 @@ batch_result run_request(const batch_command& command, const batch_request& job,
     return out;
   }
   // Rows as they finish, for a person watching while the table goes elsewhere.
-  const bool echo =
-      !command.quiet && stderr_is_terminal() && (command.json || !command.output.empty());
+  const bool echo = command.progress && (command.json || !command.output.empty());
   sweep_request sweep{job, command.sweep,
                       [&](const std::vector<std::string>& values, const batch_report& report) {
-                        if (progress) progress->finish();  // each point's own line
+                        progress.finish();  // each point's own line
                         if (echo) std::fputs(to_text(sweep_point{values, report}).c_str(), stderr);
                       }};
   const sweep_report report = nq::run(sweep);
@@ -155,6 +156,7 @@ int run_batch_command(int argc, char** argv) {
   job.ranks = process_ranks();
   const bool leader = job.ranks.leader();
   command.quiet = command.quiet || !leader;  // one progress line and one note, rank 0's
+  command.progress = command.progress && leader;
   if (leader)
     refuse_shared_outputs(
         {{"-o", command.output.empty() ? "-" : command.output}, {"--runs-csv", command.runs_csv}});
@@ -193,15 +195,18 @@ int run_batch_command(int argc, char** argv) {
     job.settings.on_records = [&](std::uint64_t first, const std::vector<chain_outcome>& runs) {
       if (csv) csv->write(first, runs);
     };
-  std::optional<batch_progress> progress;
-  if (!command.quiet && stderr_is_terminal()) {
-    progress.emplace(job.settings.runs, true);
-    job.settings.progress = [&](std::uint64_t done, double seconds) {
-      progress->update(done, seconds);
+  progress_line progress(command.progress);
+  if (command.progress)
+    job.settings.progress = [&, runs = job.settings.runs](std::uint64_t done, double seconds) {
+      if (done == 0 || !progress.due(seconds)) return;
+      const double rate = static_cast<double>(done) / seconds;
+      progress.show("batch %5.1f%% | %llu of %llu runs | %.3g runs/s | about %.0f s left",
+                    100.0 * static_cast<double>(done) / static_cast<double>(runs),
+                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(runs),
+                    rate, static_cast<double>(runs - done) / rate);
     };
-  }
   const batch_result result = run_request(command, job, progress);
-  if (progress) progress->finish();
+  progress.finish();
   if (!leader) return exit_ok;  // rank 0 writes the output
   // A signal while the report is written lets it finish whole (then exit 130, below); a
   // second one ends the process, the temporaries removed and the old files kept.

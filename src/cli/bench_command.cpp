@@ -37,6 +37,7 @@ int run_bench(int argc, char** argv) {
       ("f,format", "text or json", cxxopts::value<std::string>()->default_value("text"))
       ("o,output", "write the result to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
+      ("progress", "show the progress line on stderr even where it is not a terminal")
       ("h,help", "show this help");
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
@@ -51,7 +52,7 @@ int run_bench(int argc, char** argv) {
   const bool as_json = parse_text_or_json(args["format"].as<std::string>());
   const std::string path = file_option(args, "output");
   refuse_shared_outputs({{"-o", path.empty() ? "-" : path}});
-  const bool show = !args.count("quiet") && stderr_is_terminal();
+  const bool show = progress_wanted(args);
   if (show)
     request.progress = [](std::size_t done, std::size_t total, const std::string& what) {
       std::fprintf(stderr, "\r\033[Knqueens bench: %zu of %zu figures, last %s", done, total,

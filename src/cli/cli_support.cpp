@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -147,18 +148,32 @@ void abort_ranks(const std::string& who, const rank_share& ranks, const std::exc
                                                                 : exit_internal);
 }
 
-void progress_line::update(const solve_progress& progress) {
-  if (!enabled_ || progress.seconds < 1.0 || progress.seconds - last_seconds_ < 0.25) return;
-  last_seconds_ = progress.seconds;
-  std::fprintf(stderr, "\r%s %5.1f%% | %.3g steps | %llu restarts | %.1f s\033[K", progress.phase,
-               100.0 * progress.fraction, static_cast<double>(progress.steps),
-               static_cast<unsigned long long>(progress.restarts), progress.seconds);
+bool progress_wanted(const cxxopts::ParseResult& args) {
+  if (args.count("progress") && args.count("quiet"))
+    throw usage_error("--progress shows the progress line and --quiet hides it: give one");
+  return !args.count("quiet") && (args.count("progress") || stderr_is_terminal());
+}
+
+bool progress_line::due(double seconds) {
+  if (!enabled_ || seconds < 1.0 || seconds - last_seconds_ < 0.25) return false;
+  last_seconds_ = seconds;
+  return true;
+}
+
+void progress_line::show(const char* format, ...) {
+  std::fputc('\r', stderr);
+  std::va_list values;
+  va_start(values, format);
+  std::vfprintf(stderr, format, values);
+  va_end(values);
+  std::fputs("\033[K", stderr);
   shown_ = true;
 }
 
 void progress_line::finish() {
   if (shown_) std::fputs("\r\033[K", stderr);
   shown_ = false;
+  last_seconds_ = 0.0;
 }
 
 }  // namespace nq::cli

@@ -68,12 +68,20 @@ bool stderr_is_terminal();
 [[noreturn]] void abort_ranks(const std::string& who, const rank_share& ranks,
                               const std::exception& error);
 
-/// A one-line progress display on stderr, shown only on a terminal and after the first second.
+/// Whether a command shows its progress line: on a terminal, or anywhere with --progress; never
+/// with --quiet (a usage_error when both are given).
+bool progress_wanted(const cxxopts::ParseResult& args);
+
+/// A one-line progress display on stderr, where progress_wanted says, after the first second.
 class progress_line {
  public:
   explicit progress_line(bool enabled) : enabled_(enabled) {}
   ~progress_line() { finish(); }
-  void update(const solve_progress& progress);
+  /// Whether a line for the moment `seconds` into the work is due (at most 4 a second); show()
+  /// follows when it is.
+  bool due(double seconds);
+  /// Writes the line, a printf format and its values, over the one before it.
+  [[gnu::format(printf, 2, 3)]] void show(const char* format, ...);
   void finish();
 
  private:

@@ -24,6 +24,7 @@ struct count_command {
   bool json = false;
   std::string output;
   bool quiet = false;
+  bool progress = false;  // the progress line on stderr (progress_wanted)
 };
 
 count_command parse_request(int argc, char** argv) {
@@ -44,6 +45,7 @@ count_command parse_request(int argc, char** argv) {
       ("devices", "the GPUs to count on, by number: LIST such as 0,2 (default: all of them)", cxxopts::value<std::string>())
       ("simd", "CPU vector kernels: auto (the widest this CPU has), off, avx2 or avx512", cxxopts::value<std::string>()->default_value("auto"))
       ("q,quiet", "no progress line on stderr")
+      ("progress", "show the progress line on stderr even where it is not a terminal")
       ("h,help", "show this help");
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
@@ -59,20 +61,8 @@ count_command parse_request(int argc, char** argv) {
   command.json = parse_text_or_json(args["format"].as<std::string>());
   command.output = file_option(args, "output");
   command.quiet = args.count("quiet") > 0;
+  command.progress = progress_wanted(args);
   return command;
-}
-
-void show_progress(const count_progress& p, bool& shown) {
-  if (p.seconds < 1.0 || p.total == 0) return;
-  const std::uint64_t fresh = p.done - p.resumed;
-  const double rate = p.seconds > 0 ? fresh / p.seconds : 0.0;
-  const double eta = rate > 0 ? (p.total - p.done) / rate : 0.0;
-  std::fprintf(
-      stderr,
-      "\rsubproblems %llu/%llu (%.1f%%) | %.3g solutions | %.3g solutions/s | ETA %.0f s\033[K",
-      static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total),
-      100.0 * p.done / p.total, static_cast<double>(p.solutions), p.solutions / p.seconds, eta);
-  shown = true;
 }
 
 }  // namespace
@@ -98,9 +88,17 @@ int run_count(int argc, char** argv) {
   // Ctrl-C or a polite kill: stop (the CPU drops its unfinished frames), save the checkpoint,
   // say so.
   stop_on_signal(&interrupted);
-  bool shown = false;
-  if (leader && !command.quiet && stderr_is_terminal())
-    request.progress = [&](const count_progress& p) { show_progress(p, shown); };
+  progress_line progress(leader && command.progress);
+  if (leader && command.progress)
+    request.progress = [&](const count_progress& p) {
+      if (p.total == 0 || !progress.due(p.seconds)) return;
+      const double rate = static_cast<double>(p.done - p.resumed) / p.seconds;
+      progress.show(
+          "subproblems %llu/%llu (%.1f%%) | %.3g solutions | %.3g solutions/s | ETA %.0f s",
+          static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total),
+          100.0 * p.done / p.total, static_cast<double>(p.solutions), p.solutions / p.seconds,
+          rate > 0 ? (p.total - p.done) / rate : 0.0);
+    };
   request.stop.flag = &interrupted;
   const count_report report = nq::run(request);
   if (!leader) return exit_ok;  // rank 0 reports the whole
@@ -111,7 +109,7 @@ int run_count(int argc, char** argv) {
                    "nqueens count: rank %d did not answer at the end (lost?); the frames it held "
                    "are left for the resume\n",
                    r.rank);
-  if (shown) std::fputs("\r\033[K", stderr);
+  progress.finish();
   if (!result.complete) {
     std::fprintf(
         stderr, "nqueens count: interrupted after %llu of %llu subproblems%s\n",

@@ -19,59 +19,77 @@
 #include "nqueens/error.hpp"
 #include "nqueens/ranks.hpp"
 
-
 namespace {
 
-constexpr const char* usage = R"(nqueens - N-Queens solver for boards from 1 to 4 billion queens
+/// Every command, in the order --help lists them: the dispatcher, the usage and the messages
+/// that name the commands all read this one list.
+struct command {
+  std::string_view name;
+  int (*run)(int argc, char** argv);
+  std::string_view summary;
+};
+constexpr command commands[] = {
+    {"solve", nq::cli::run_solve, "solve one board (nqueens solve -n 1000000)"},
+    {"verify", nq::cli::run_verify, "check a board read from a file or standard input"},
+    {"algorithms", nq::cli::run_algorithms, "list the algorithms solve --algo accepts"},
+    {"solutions", nq::cli::run_solutions,
+     "print every solution (or the first K) in lexicographic order"},
+    {"count", nq::cli::run_count, "count all solutions, and the fundamental ones (n up to 28)"},
+    {"batch", nq::cli::run_batch_command,
+     "many independent runs of a local search, with statistics and sweeps"},
+    {"shell", nq::cli::run_shell,
+     "an interactive prompt: make a board, show it, run algorithms on it"},
+    {"bench", nq::cli::run_bench,
+     "time a fixed suite on one CPU thread, every CPU thread and each GPU"},
+};
 
-Usage: nqueens <command> [options]
+/// "(expected solve, verify, ... or bench; see nqueens --help)", for a missing or unknown one.
+std::string expected_commands() {
+  std::string list = "(expected ";
+  for (const command& c : commands) {
+    if (&c != commands) list += &c == std::end(commands) - 1 ? " or " : ", ";
+    list += c.name;
+  }
+  return list + "; see nqueens --help)";
+}
 
-Commands:
-  solve       solve one board (nqueens solve -n 1000000)
-  verify      check a board read from a file or standard input
-  algorithms  list the algorithms solve --algo accepts
-  solutions   print every solution (or the first K) in lexicographic order
-  count       count all solutions, and the fundamental ones (n up to 28)
-  batch       many independent runs of a local search, with statistics and sweeps
-  shell       an interactive prompt: make a board, show it, run algorithms on it
-  bench       time a fixed suite on one CPU thread, every CPU thread and each GPU
-
+std::string usage() {
+  std::string text =
+      "nqueens - N-Queens solver for boards from 1 to 4 billion queens\n\n"
+      "Usage: nqueens <command> [options]\n\nCommands:\n";
+  for (const command& c : commands)
+    text += "  " + std::string(c.name) + std::string(12 - c.name.size(), ' ') +
+            std::string(c.summary) + "\n";
+  return text + R"(
 Run nqueens <command> --help for a command's options. nqueens --version prints the build.
 
 Exit codes: 0 solved/valid, 1 no solution (or attacking queens), 2 usage or bad input,
 3 not enough memory, output that cannot be written or no usable GPU, 4 internal error,
 130 interrupted (count: resumable; solve: the board it holds is written).
 )";
+}
 
 int dispatch(int argc, char** argv) {
-  const std::string_view command = argv[1];
+  const std::string_view name = argv[1];
   // Under mpirun, rank 0 alone prints.
   const nq::rank_share ranks = nq::process_ranks();
   const bool leader = ranks.leader();
-  if (command == "-h" || command == "--help" || command == "help") {
-    if (leader) std::fputs(usage, stdout);
+  if (name == "-h" || name == "--help" || name == "help") {
+    if (leader) std::fputs(usage().c_str(), stdout);
     return nq::cli::exit_ok;
   }
-  if (command == "--version" || command == "version") {
+  if (name == "--version" || name == "version") {
     if (leader) std::printf("%s\n", nq::version_line().c_str());
     return nq::cli::exit_ok;
   }
   // Under mpirun with several ranks, only count and batch share their work; anything else would
   // run once per rank.
-  if (ranks.shared() && command != "count" && command != "batch")
+  if (ranks.shared() && name != "count" && name != "batch")
     throw nq::usage_error("under mpirun only count and batch share their work across ranks; run " +
-                          std::string(command) + " without mpirun");
-  if (command == "solve") return nq::cli::run_solve(argc - 1, argv + 1);
-  if (command == "verify") return nq::cli::run_verify(argc - 1, argv + 1);
-  if (command == "algorithms") return nq::cli::run_algorithms(argc - 1, argv + 1);
-  if (command == "solutions") return nq::cli::run_solutions(argc - 1, argv + 1);
-  if (command == "count") return nq::cli::run_count(argc - 1, argv + 1);
-  if (command == "batch") return nq::cli::run_batch_command(argc - 1, argv + 1);
-  if (command == "shell") return nq::cli::run_shell(argc - 1, argv + 1);
-  if (command == "bench") return nq::cli::run_bench(argc - 1, argv + 1);
-  throw nq::usage_error("unknown command '" + std::string(command) +
-                        "' (expected solve, verify, algorithms, solutions, count, batch, shell or bench; "
-                        "see nqueens --help)");
+                          std::string(name) + " without mpirun");
+  for (const command& c : commands)
+    if (name == c.name) return c.run(argc - 1, argv + 1);
+  throw nq::usage_error("unknown command '" + std::string(name) + "' " + expected_commands());
 }
 
 /// A command's --help, written unbuffered: a failed write says why (through stdio, a text longer
@@ -106,10 +124,7 @@ int finish_output(const std::string& who, int code) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     // A refusal like any other: one line; the usage is what --help prints.
-    std::fputs(
-        "nqueens: no command given (expected solve, verify, algorithms, solutions, count, batch "
-        "or shell; see nqueens --help)\n",
-        stderr);
+    std::fprintf(stderr, "nqueens: no command given %s\n", expected_commands().c_str());
     return nq::cli::exit_usage;
   }
   // A file-size limit (ulimit -f) makes a write fail with EFBIG, an output error like any other

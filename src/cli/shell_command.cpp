@@ -12,7 +12,6 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/batch_report.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/commands.hpp"
 #include "cli/local_options.hpp"

@@ -19,7 +19,7 @@ struct solutions_command {
   solutions_request job;
   std::string format;
   std::string output;
-  bool quiet = false;
+  bool progress = false;  // the progress line on stderr (progress_wanted)
 };
 
 solutions_command parse_request(int argc, char** argv) {
@@ -28,8 +28,8 @@ solutions_command parse_request(int argc, char** argv) {
       "Print every solution for n queens in lexicographic order, one per line: positions "
       "(1-based row per column) or JSON lines. n up to 5000 is accepted, but the search is "
       "exponential: the first solution for n = 30 takes seconds, and beyond about 60 the search "
-      "may not finish in a lifetime; give --time-limit. On a terminal a progress line shows "
-      "on stderr.");
+      "may not finish in a lifetime; give --time-limit. On a terminal (or with --progress) a "
+      "progress line shows on stderr.");
   // clang-format off
   options.add_options()
       ("n,queens", "number of queens (and board size)", cxxopts::value<std::string>())
@@ -38,6 +38,7 @@ solutions_command parse_request(int argc, char** argv) {
       ("o,output", "write to FILE (atomically) instead of standard output", cxxopts::value<std::string>())
       ("time-limit", "stop after SEC seconds (exit 1, the solutions found so far kept)", cxxopts::value<std::string>())
       ("q,quiet", "no progress line")
+      ("progress", "show the progress line on stderr even where it is not a terminal")
       ("h,help", "show this help");
   // clang-format on
   const auto args = parse_command_line(options, argc, argv);
@@ -57,7 +58,7 @@ solutions_command parse_request(int argc, char** argv) {
     request.job.limits.time_limit =
         parse_seconds("--time-limit", args["time-limit"].as<std::string>());
   request.output = file_option(args, "output");
-  request.quiet = args.count("quiet") > 0;
+  request.progress = progress_wanted(args);
   return request;
 }
 
@@ -76,18 +77,14 @@ int run_solutions(int argc, char** argv) {
   output_target output(request.output);
   byte_sink& out = output.sink();
   std::uint64_t printed = 0;
-  const bool show_progress = !request.quiet && stderr_is_terminal();
-  bool shown = false;
-  double last_shown = 0;
-  const auto progress = [&](const solve_progress& p) {
-    if (p.seconds < 1.0 || p.seconds - last_shown < 0.25) return;
-    last_shown = p.seconds;
-    shown = true;
-    std::fprintf(stderr, "\r%llu solutions | %.3g nodes | %.1f s\033[K",
-                 static_cast<unsigned long long>(p.restarts), static_cast<double>(p.steps),
-                 p.seconds);
-  };
-  if (show_progress) request.job.progress = progress;
+  progress_line progress(request.progress);
+  if (request.progress)
+    request.job.progress = [&](const solve_progress& p) {
+      if (progress.due(p.seconds))
+        progress.show("%llu solutions | %.3g nodes | %.1f s",
+                      static_cast<unsigned long long>(p.restarts), static_cast<double>(p.steps),
+                      p.seconds);
+    };
   const solutions_report walked = run(request.job, [&](std::span<const row_t> rows) {
     ++printed;
     if (format == "json") {
@@ -104,7 +101,7 @@ int run_solutions(int argc, char** argv) {
     return true;
   });
   const bool stopped = walked.stopped;
-  if (shown) std::fputs("\r\033[K", stderr);
+  progress.finish();
   output.commit();
   if (stopped) {
     std::fprintf(stderr, "nqueens solutions: stopped at the time limit after %llu solution%s\n",

@@ -26,6 +26,7 @@ struct solve_command {
   solve_format format = solve_format::summary;
   std::string output;
   bool quiet = false;
+  bool progress = false;  // the progress line on stderr (progress_wanted)
   std::string trace;
   bool format_given = false;     // -f or -o on the command line
   shell_solve* shell = nullptr;  // set when the shell's run drives solve

@@ -46,8 +46,13 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
       if (narrate) narrate(row);
     };
   }
-  progress_line progress(!request.quiet && stderr_is_terminal());
-  job.progress = [&](const solve_progress& p) { progress.update(p); };
+  progress_line progress(request.progress);
+  job.progress = [&](const solve_progress& p) {
+    if (progress.due(p.seconds))
+      progress.show("%s %5.1f%% | %.3g steps | %llu restarts | %.1f s", p.phase, 100.0 * p.fraction,
+                    static_cast<double>(p.steps), static_cast<unsigned long long>(p.restarts),
+                    p.seconds);
+  };
   solve_report report = nq::run(job);
   progress.finish();
   const solve_result& result = report.result;
@@ -70,6 +75,12 @@ int solve_main(int argc, char** argv, shell_solve* shell) {
   if (!report.note.empty() && !request.quiet)
     std::fprintf(stderr, "nqueens solve: %s\n", report.note.c_str());
   const bool solved = result.solved;
+  // A board written to a file leaves the terminal silent: one line says what was written where.
+  if (!shell && solved && !request.output.empty() && request.output != "-" && !request.quiet) {
+    const std::string what = to_text(report);
+    std::fprintf(stderr, "nqueens solve: %.*s; written to %s\n", static_cast<int>(what.size() - 1),
+                 what.c_str(), printable(request.output).c_str());
+  }
   if (shell) {
     shell->device = report.device;
     shell->pairs_counted = report.pairs_counted;

@@ -61,6 +61,7 @@ solve_command parse_request(int argc, char** argv, bool trace_wanted) {
       ("t,threads", "parallel, lattice (the default from 2^20 queens): worker threads (default: every core); the board does not depend on them; below 2^20 the default min-conflicts runs on one",
        cxxopts::value<std::string>())
       ("q,quiet", "no progress line on stderr")
+      ("progress", "show the progress line on stderr even where it is not a terminal")
       ("h,help", "show this help");
   // clang-format on
   add_local_options(options);
@@ -86,6 +87,7 @@ solve_command parse_request(int argc, char** argv, bool trace_wanted) {
                       " is binary: give -o FILE, or pipe it (standard output is a terminal)");
   request.format_given = args.count("format") || args.count("output");
   request.quiet = args.count("quiet") > 0;
+  request.progress = progress_wanted(args);
   if (args.count("threads") && !args.count("algo") && algorithm == "min-conflicts" &&
       !request.quiet)
     std::fprintf(stderr,

@@ -92,9 +92,7 @@ nlohmann::ordered_json batch_json(const batch_report& report) {
             ? nlohmann::ordered_json(static_cast<double>(stats.runs) / stats.kernel_seconds)
             : nlohmann::ordered_json();
   r["threads"] = stats.threads;
-  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : report.parameters) parameters[name] = value;
-  r["parameters"] = parameters;
+  r["parameters"] = parameters_record(report.parameters);
   if (report.by_rank.empty()) return r;
   r["ranks"] = report.by_rank.size();
   nlohmann::ordered_json by_rank = nlohmann::ordered_json::array();
@@ -122,8 +120,8 @@ engine::chosen_backend prepare(const batch_request& request) {
   if (!solution_exists(request.n))
     throw usage_error("no solution exists for n=" + std::to_string(request.n) + "; no runs made");
   engine::check_local_size(request.algorithm.algorithm, request.n);
-  engine::chosen_backend job(request.n, request.algorithm, request.device,
-                        batch_threads(request.settings));
+  engine::chosen_backend job(request.n, request.algorithm, engine::single_device(request.device),
+                             batch_threads(request.settings));
   if (request.ready) request.ready();
   if (request.ranks.world) cluster::start_together(*request.ranks.world);
   return job;

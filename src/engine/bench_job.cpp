@@ -73,7 +73,7 @@ std::optional<repeat_result> one_repeat(const bench_workload& w, const bench_tar
     solve_request request;
     request.n = w.n;
     request.threads = t.threads;
-    request.device = device;
+    request.device.kind = device;
     request.keep_board = false;  // timed as the command runs it: no copy back from a GPU
     request.stop = stop;
     const solve_report report = run(request);
@@ -110,7 +110,7 @@ std::optional<repeat_result> one_repeat(const bench_workload& w, const bench_tar
   request.settings.runs = w.runs_on(t);
   request.settings.threads = t.threads;
   request.settings.limits.max_steps = w.steps;
-  request.device = device;
+  request.device.kind = device;
   request.stop = stop;
   const batch_report report = run(request);
   const batch_stats& stats = report.stats;

@@ -17,6 +17,18 @@
 
 namespace nq::engine {
 
+device_kind single_device(const device_request& device) {
+  if (!device.ids.empty())
+    throw usage_error(
+        "GPU numbers choose a count's GPUs; solve and batch run on the first GPU (choose it "
+        "with CUDA_VISIBLE_DEVICES)");
+  if (device.kind == device_kind::all)
+    throw usage_error(
+        "device all (the GPUs and the CPU together) is a count's; solve and batch take cpu, gpu "
+        "or auto");
+  return device.kind;
+}
+
 std::unique_ptr<batch_backend> choose_backend(device_kind device,
                                               const local_search_settings& algorithm, index_t n,
                                               unsigned threads, std::string& note) {

@@ -21,6 +21,10 @@ namespace nq::engine {
 /// cores and memory, each GPU, the version, commit, build type and CUDA version.
 void describe_machine(bench_report& report);
 
+/// The kind of a solve's or a batch's device, which run on the first GPU: GPU numbers, or `all`
+/// (the GPUs and the CPU together), are a count's, and a usage_error here.
+device_kind single_device(const device_request& device);
+
 /// The backend `device` asks for: the GPU when asked (or, for auto, when one is present and
 /// runs the algorithm on n queens), else the CPU with `threads` workers; auto sets `note` to
 /// why it fell back, for the caller to print once the command has done its work (a refusal

@@ -276,37 +276,42 @@ void set_local_parameter(local_search_settings& settings, index_t n, const std::
   p->set(settings, parse_value_of(*p, value, n));
 }
 
-std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,
-                                                             index_t n) {
-  std::vector<std::pair<std::string, double>> list;
+std::vector<std::pair<std::string, setting_value>> local_parameters(
+    const local_search_settings& settings, index_t n) {
+  std::vector<std::pair<std::string, setting_value>> list;
   for (const auto& p : table)
     if (p.readers & bit(settings.algorithm)) list.emplace_back(p.name, p.get(settings, n));
-  // The switches, as 0 or 1.
-  const auto reads = [&](const char* name) {
+  // The words and switches, as their options take them (plateau-jump is true or false).
+  const auto add = [&](const char* name, setting_value value) {
     for (const auto& w : words)
-      if (name == std::string_view(w.name)) return (w.readers & bit(settings.algorithm)) != 0;
-    return false;
+      if (name == std::string_view(w.name) && (w.readers & bit(settings.algorithm)))
+        list.emplace_back(name, std::move(value));
   };
-  if (settings.algorithm == A::sa) {
-    list.emplace_back("accept-equal", settings.annealing.accept_equal ? 1 : 0);
-    list.emplace_back("cool-per-move", settings.annealing.cool_per_move ? 1 : 0);
-  }
-  if (reads("ties")) list.emplace_back("ties", static_cast<double>(settings.hill.ties));
-  if (reads("sideways-limit")) {
-    list.emplace_back("total-sideways", settings.hill.total_sideways ? 1 : 0);
-    list.emplace_back("plateau-jump", settings.hill.plateau_jump ? 1 : 0);
-  }
-  if (settings.algorithm == A::first_choice)
-    list.emplace_back("fixed-order", settings.first_choice.fixed_order ? 1 : 0);
-  if (settings.algorithm == A::random_opt)
-    list.emplace_back("sweep", settings.random_opt.sweep ? 1 : 0);
-  if (settings.algorithm == A::beam)
-    list.emplace_back("stochastic", settings.beam.stochastic ? 1 : 0);
-  if (settings.algorithm == A::ga) {
-    list.emplace_back("permutation-encoding", settings.genetic.permutation ? 1 : 0);
-    list.emplace_back("leader-selection", settings.genetic.leaders ? 1 : 0);
-  }
+  const auto word = [](bool second, const char* first_word, const char* second_word) {
+    return setting_value(std::string(second ? second_word : first_word));
+  };
+  const tie_rule ties = settings.hill.ties;
+  add("accept-equal", settings.annealing.accept_equal);
+  add("cooling-per", word(settings.annealing.cool_per_move, "neighbour", "move"));
+  add("ties", std::string(ties == tie_rule::first  ? "first"
+                          : ties == tie_rule::last ? "last"
+                                                   : "random"));
+  add("sideways-limit", word(settings.hill.total_sideways, "consecutive", "total"));
+  add("plateau-jump", settings.hill.plateau_jump);
+  add("order", word(settings.first_choice.fixed_order, "random", "fixed"));
+  add("step", word(settings.random_opt.sweep, "queen", "sweep"));
+  add("stochastic", settings.beam.stochastic);
+  add("encoding", word(settings.genetic.permutation, "column", "permutation"));
+  add("selection", word(settings.genetic.leaders, "tournament", "leaders"));
   return list;
+}
+
+nlohmann::ordered_json parameters_record(
+    const std::vector<std::pair<std::string, setting_value>>& parameters) {
+  nlohmann::ordered_json record = nlohmann::ordered_json::object();
+  for (const auto& entry : parameters)
+    std::visit([&](const auto& value) { record[entry.first] = value; }, entry.second);
+  return record;
 }
 
 std::uint64_t local_memory_bytes(const local_search_settings& settings, index_t n) {

@@ -4,6 +4,7 @@
 // holds in memory, checked before runs start (not public).
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,9 +34,14 @@ void set_local_parameter(local_search_settings& settings, index_t n, const std::
 /// Asked once the settings are whole: after parse_local_options, or at every point of a sweep.
 void check_local_floors(const local_search_settings& settings, index_t n);
 
-/// The parameters `algorithm` reads, with their current values, for reports.
-std::vector<std::pair<std::string, double>> local_parameters(const local_search_settings& settings,
-                                                             index_t n);
+/// The parameters `algorithm` reads, with their current values, for reports: the numbers, then
+/// the words and switches, each by its option's name and as the option takes it.
+std::vector<std::pair<std::string, setting_value>> local_parameters(
+    const local_search_settings& settings, index_t n);
+
+/// A record's "parameters": each value a JSON number, true or false, or string.
+nlohmann::ordered_json parameters_record(
+    const std::vector<std::pair<std::string, setting_value>>& parameters);
 
 /// Bytes one run of a local search holds (boards, lines, move orders, populations).
 std::uint64_t local_memory_bytes(const local_search_settings& settings, index_t n);

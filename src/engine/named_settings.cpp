@@ -134,6 +134,7 @@ void reject_local_settings(const named_settings& given, const std::string& algor
 solve_request solve_request_from(const named_settings& given, bool trace) {
   if (!given.has("queens")) throw usage_error("missing -n: how many queens? (see --help)");
   solve_request request;
+  request.device.kind = device_kind::cpu;  // the command's default: --device auto asks for a GPU
   request.n = detail::parse_board_size(given.at("queens"));
   // Huge boards take every core by default; smaller ones keep the one-core min-conflicts,
   // which needs no threads to start (a million queens in 0.05 s).
@@ -191,7 +192,7 @@ solve_request solve_request_from(const named_settings& given, bool trace) {
     return usage_error("--trace is available for the local-search algorithms" + not_this);
   };
   if (threaded && given.has("device")) {
-    request.device = parse_device_kind(given.at("device"));
+    request.device.kind = parse_device_kind(given.at("device"));
     // parallel and lattice take no chain settings and write no trace.
     for (const char* name : {"chains", "chain"})
       if (given.has(name))
@@ -213,7 +214,7 @@ solve_request solve_request_from(const named_settings& given, bool trace) {
   }
   if (given.has("chain")) request.chain = detail::parse_whole("--chain", given.at("chain"));
   if (given.has("device")) {
-    request.device = parse_device_kind(given.at("device"));
+    request.device.kind = parse_device_kind(given.at("device"));
     if (!request.chains) request.chains = 1;
   }
   if (trace && !chain) throw no_trace();
@@ -247,7 +248,7 @@ batch_request batch_request_from(const named_settings& given, bool swept) {
   read_generations(given, limits);
   if (given.has("time-limit"))
     limits.time_limit = parse_seconds("--time-limit", given.at("time-limit"));
-  request.device = parse_device_kind(given.value_or("device", "auto"));
+  request.device.kind = parse_device_kind(given.value_or("device", "auto"));
   if (!swept) check_local_floors(request.algorithm, request.n);
   return request;
 }

@@ -63,7 +63,8 @@ solve_result run_systematic(const solve_request& request, const std::string& alg
 /// chains: all of them on the chosen backend, which also gives the kept chain's board and
 /// trace (see solve_chains): exactly what one chain with its number gives on the CPU.
 solve_result run_chains(const solve_request& request, solve_report& report) {
-  const auto backend = choose_backend(request.device, request.local, request.n, 0, report.note);
+  const auto backend =
+      choose_backend(request.device.kind, request.local, request.n, 0, report.note);
   report.device = backend->device();
   report.device_name = backend->device_name();
   chains_settings settings;
@@ -85,10 +86,10 @@ solve_result run_threaded(const solve_request& request, const std::string& algor
   settings.limits = request.limits;
   report.threads = settings.threads;
   if (!is_lattice(algorithm))
-    return solve_placement_on(request.device, request.n, settings, report.note, request.progress,
-                              report.device);
+    return solve_placement_on(request.device.kind, request.n, settings, report.note,
+                              request.progress, report.device);
   NQ_EXPECTS(lattice != nullptr, "the solve's lattice plan");
-  return solve_lattice_on(request.device, *lattice, settings, request.keep_board, report.note,
+  return solve_lattice_on(request.device.kind, *lattice, settings, request.keep_board, report.note,
                           request.progress, report.device, &report.kernel_seconds);
 }
 
@@ -145,7 +146,7 @@ std::uint64_t solve_memory_bytes(const solve_request& request, const lattice_pla
     if (!lattice) lattice = &own.emplace(plan_lattice(request.n, request.seed));
     const std::uint64_t cpu = lattice_memory_bytes(*lattice, request.threads);
     const std::uint64_t gpu = request.n * sizeof(row_t) + verify_memory_bytes(request.n);
-    return (request.device == device_kind::cpu ? cpu : std::max(cpu, gpu)) +
+    return (request.device.kind == device_kind::cpu ? cpu : std::max(cpu, gpu)) +
            (std::uint64_t{8} << 20);
   }
   return request.n * sizeof(row_t) + (std::uint64_t{1} << 20);
@@ -193,12 +194,8 @@ nlohmann::ordered_json solve_record_head(const solve_report& report) {
   record["steps"] = result.steps;
   record["restarts"] = result.restarts;
   record["seconds"] = result.seconds;
-  if (report.local) {
-    nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : local_parameters(report.settings, report.n))
-      parameters[name] = value;
-    record["parameters"] = parameters;
-  }
+  if (report.local)
+    record["parameters"] = parameters_record(local_parameters(report.settings, report.n));
   return record;
 }
 
@@ -289,6 +286,7 @@ std::string failure_reason(const search_limits& limits, const solve_report& repo
 }  // namespace engine
 
 solve_report run(const solve_request& request) {
+  engine::single_device(request.device);
   const std::string algorithm = engine::solve_algorithm(request);
   if (!find_algorithm(algorithm))
     throw usage_error("unknown algorithm '" + algorithm + "' (see nqueens algorithms)");

@@ -20,6 +20,15 @@ def test_batch_matches_cli(n, algo, settings, options):
     assert record.keys() == cli.keys()
 
 
+def test_parameters_are_typed():
+    """A word setting is its word, a switch a bool, a number a float."""
+    sa = nqueens.batch(8, "sa", runs=5, device="cpu", reject_equal=True)["parameters"]
+    assert sa["accept-equal"] is False and sa["cooling-per"] == "neighbour"
+    assert isinstance(sa["cooling"], float)
+    hc = nqueens.batch(8, "hc-sideways", runs=5, device="cpu", ties="last")["parameters"]
+    assert (hc["ties"], hc["sideways-limit"], hc["plateau-jump"]) == ("last", "consecutive", False)
+
+
 def test_sweep_matches_cli():
     grid = {"p": (0.1, 0.3, 0.1), "q": (1, 2)}
     rows = nqueens.sweep(8, "hc-random-p", 200, grid, seed=3, device="cpu", max_steps=200)
