@@ -40,7 +40,7 @@ std::string keyword_settings::text(const std::string& name, py::handle value) {
       std::snprintf(digits, sizeof digits, "%.0f", number);
       return digits;
     }
-    return py::repr(value);
+    return py::repr(py::float_(number));  // numpy 2 writes np.float64(0.1) for its own
   }
   throw py::type_error("'" + name + "' takes a number or a string, not " +
                        std::string(py::str(py::type::handle_of(value).attr("__name__"))));

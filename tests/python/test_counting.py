@@ -1,4 +1,5 @@
 """count(), solutions() and verify() against the CLI and OEIS."""
+import inspect
 import json
 
 import numpy as np
@@ -24,9 +25,10 @@ def test_count_matches_cli(tmp_path):
     cli = cli_json("count", "-n", 11, "--unique", "--threads", 1, "--device", "cpu", "-f", "json")
     for field in ("n", "solutions", "unique", "threads", "device", "subproblems"):
         assert record[field] == cli[field], field
-    without = nqueens.count(11, unique=False, device="cpu")
-    # The record has unique either way: counted either way.
-    assert (without["solutions"], without["unique"]) == (2680, 341)
+    # The record has unique always (the count finds it either way): no keyword asks for it.
+    assert "unique" not in inspect.signature(nqueens.count).parameters
+    with pytest.raises(TypeError):
+        nqueens.count(11, unique=False)
 
 
 def test_solutions_match_cli():

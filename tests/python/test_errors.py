@@ -91,8 +91,6 @@ def test_switches_and_boards_of_the_wrong_type_are_type_errors():
             nqueens.verify(bad)
     with pytest.raises(TypeError, match="'trace' is a switch: True or False"):
         nqueens.solve(8, "hc", trace=2)
-    with pytest.raises(TypeError, match="'unique' is a switch"):
-        nqueens.count(8, unique="yes")
     with pytest.raises(TypeError, match="'quick' is a switch"):
         nqueens.bench(quick=2)
     assert nqueens.solve(8, "hc", trace=1, max_steps=3).trace is not None

@@ -162,3 +162,14 @@ def test_verify_of_a_path_named_dash_reads_that_file(tmp_path, monkeypatch):
     (tmp_path / "-").write_text("2 4 1 3\n")
     record = nqueens.verify("-")
     assert record["n"] == 4 and record["valid"] is True
+
+
+def test_numpy_numbers_are_numbers():
+    # numpy 2 writes repr(np.float64(0.06)) as "np.float64(0.06)": the value is what counts.
+    plain = nqueens.batch(8, "hc-random-p", runs=50, p=0.06, q=2)
+    given = nqueens.batch(np.int64(8), "hc-random-p", runs=np.int32(50), p=np.float64(0.06),
+                          q=np.int64(2))
+    assert given["solved"] == plain["solved"] and given["parameters"] == plain["parameters"]
+    points = nqueens.sweep(8, "hc-random-p", 20, {"p": (np.float64(0.05), np.float64(0.1),
+                                                        np.float64(0.05))})
+    assert [point["parameters"]["p"] for point in points] == [0.05, 0.1]

@@ -17,7 +17,7 @@ def run_without_numpy(code):
 def test_readme_line_works_without_numpy():
     code, out, err = run_without_numpy("import nqueens; print(nqueens.solve(8).rows)")
     assert code == 0, err
-    assert out.strip() == "array('I', " + str(list(nqueens.solve(8).rows)) + ")"
+    assert out.strip() == "array('I', " + str(nqueens.solve(8).rows.tolist()) + ")"
 
 
 def test_verify_and_solutions_work_without_numpy():

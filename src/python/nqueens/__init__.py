@@ -152,17 +152,18 @@ def sweep(n: int | float | str, algo: str, runs: int | float | str, grid: str | 
         lambda records: [Record(r) for r in records])
 
 
-def count(n: int, unique: bool = True, threads: int = 0, device: str = "auto",
+def count(n: int, threads: int = 0, device: str = "auto",
           devices: list[int] | None = None, checkpoint: Any = None,
           checkpoint_interval: float = 10.0, simd: str = "auto", *,
           progress: Callable[[dict[str, Any]], Any] | None = None) -> Record:
-    """Count every solution of n queens (1 to 28) and, with unique, the fundamental ones: the
-    record of ``nqueens count -f json`` plus ``complete``. threads: 0 for every core. device:
+    """Count every solution of n queens (1 to 28) and the fundamental ones (``unique``: those
+    distinct under the board's 8 symmetries): the record of ``nqueens count -f json`` plus
+    ``complete``. threads: 0 for every core. device:
     "cpu", "gpu", "all" or "auto"; devices: GPU numbers. checkpoint: a path (str, bytes or
     os.PathLike) to resume from and record to, every checkpoint_interval seconds. simd:
     "auto", "off", "avx2" or "avx512". progress: called a few times a second with {done,
     total, resumed, solutions, seconds}."""
-    return Record(_native.count(n, unique, threads, device, devices, checkpoint,
+    return Record(_native.count(n, True, threads, device, devices, checkpoint,
                                 checkpoint_interval, simd, progress))
 
 

@@ -153,7 +153,6 @@ def sweep(
 ) -> list[Record]: ...
 def count(
     n: int,
-    unique: bool = True,
     threads: int = 0,
     device: str = "auto",
     devices: list[int] | None = None,
