@@ -306,9 +306,12 @@ solve_report run(const solve_request& request) {
     throw usage_error("chains apply to the local-search algorithms (not " + algorithm +
                       (local ? " --variant permutation" : std::string()) + ")");
   if (!request.start.empty()) {
-    if (!report.chain_search || request.chains)
+    if (!report.chain_search)
       throw usage_error("a start board applies to one chain of a local search (not " +
-                        (request.chains ? std::string("chains") : algorithm) + ")");
+                        algorithm + ")");
+    if (request.chains)
+      throw usage_error("a start board applies to one chain of a local search, not to chains "
+                        "(--chains, or --device, which races them)");
     if (request.start.size() != request.n)
       throw usage_error("the start board has " + std::to_string(request.start.size()) +
                         " rows, not n = " + std::to_string(request.n));

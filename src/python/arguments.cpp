@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
+#include <set>
 
 #include "nqueens/settings.hpp"
 
@@ -28,7 +30,8 @@ bool keyword_settings::switch_value(const std::string& keyword, py::handle value
 
 std::string keyword_settings::text(const std::string& name, py::handle value) {
   if (py::isinstance<py::str>(value)) return value.cast<std::string>();
-  if (PyBool_Check(value.ptr()))
+  const std::string type = py::str(py::type::handle_of(value).attr("__name__"));
+  if (PyBool_Check(value.ptr()) || type == "bool_")  // numpy's bool too
     throw py::type_error("'" + name + "' takes a number or a string, not a bool");
   if (PyIndex_Check(value.ptr()))
     return py::str(py::int_(py::reinterpret_borrow<py::object>(value)));
@@ -42,6 +45,9 @@ std::string keyword_settings::text(const std::string& name, py::handle value) {
     }
     return py::repr(py::float_(number));  // numpy 2 writes np.float64(0.1) for its own
   }
+  // Other real numbers (numpy's float32, fractions.Fraction) by their float value.
+  if (!PyComplex_Check(value.ptr()) && py::hasattr(value, "__float__"))
+    return text(name, py::float_(py::reinterpret_borrow<py::object>(value)));
   throw py::type_error("'" + name + "' takes a number or a string, not " +
                        std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
@@ -74,6 +80,67 @@ void keyword_settings::settings(const py::kwargs& settings, std::initializer_lis
       given_.set("reject-equal", "true");  // off, it is the opposite switch on
     }
   }
+}
+
+/// A message of the engine's checks with its options named as the package's keywords:
+/// --max-steps as max_steps, -n and --queens as n, --sweep as grid.
+std::string keyword_settings::keyword_message(const std::string& text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const bool starts_word = at == 0 || text[at - 1] == ' ' || text[at - 1] == '(';
+    const auto is_name = [&](std::size_t i) {
+      return i < text.size() && (std::islower(static_cast<unsigned char>(text[i])) != 0 ||
+                                 std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
+                                 text[i] == '-');
+    };
+    std::size_t name = at;
+    if (starts_word && text.compare(at, 2, "--") == 0 && is_name(at + 2) && text[at + 2] != '-') {
+      name = at + 2;
+    } else if (starts_word && text.compare(at, 3, "-n ") == 0) {
+      out += "n";
+      at += 2;
+      continue;
+    }
+    if (name == at) {
+      out += text[at++];
+      continue;
+    }
+    std::size_t end = name;
+    while (is_name(end)) ++end;
+    std::string keyword = keyword_settings::python_name(text.substr(name, end - name));
+    if (keyword == "queens") keyword = "n";
+    if (keyword == "sweep") keyword = "grid";
+    out += keyword;
+    at = end;
+    // A value after a keyword that takes a name, as Python writes it: algo='parallel'.
+    static const std::set<std::string> named = {"algo", "device", "variant", "encoding"};
+    if (named.contains(keyword) && at + 1 < text.size() && text[at] == ' ' && is_name(at + 1)) {
+      std::size_t value_end = at + 1;
+      while (is_name(value_end)) ++value_end;
+      const std::string value = text.substr(at + 1, value_end - at - 1);
+      static const std::set<std::string> words = {"is", "does", "must", "applies", "takes",
+                                                  "needs", "and", "or", "only", "to", "with",
+                                                  "of", "for", "given", "not", "runs"};
+      if (!words.contains(value)) {
+        out += "='" + value + "'";
+        at = value_end;
+      }
+    }
+  }
+  return out;
+}
+
+std::string keyword_settings::list_text(const std::string& keyword, py::handle value) {
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (!py::isinstance<py::sequence>(value))
+    throw py::type_error("'" + keyword + "' takes a list (or a comma-separated string), not " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  std::string list;
+  for (const auto& item : value.cast<py::sequence>()) {
+    if (!list.empty()) list += ',';
+    list += text(keyword, item);
+  }
+  return list;
 }
 
 pybind11::object to_python(const nlohmann::ordered_json& value) {

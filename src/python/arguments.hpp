@@ -40,6 +40,14 @@ class keyword_settings {
   /// An option's name as a Python keyword: max-steps is max_steps.
   static std::string python_name(std::string name);
 
+  /// A list setting (devices, workloads) as the command line writes it: a string as it is, or a
+  /// sequence of values joined by commas; anything else is a TypeError naming `keyword`.
+  static std::string list_text(const std::string& keyword, pybind11::handle value);
+
+  /// A message of the engine's checks with its options named as the package's keywords:
+  /// --max-steps as max_steps, -n and --queens as n, --sweep as grid, --algo hc as algo='hc'.
+  static std::string keyword_message(const std::string& text);
+
   /// A switch's value: True or False, or the integers 1 and 0; anything else (2, "yes", None)
   /// is a TypeError naming `keyword`.
   static bool switch_value(const std::string& keyword, pybind11::handle value);

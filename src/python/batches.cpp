@@ -36,8 +36,14 @@ py::object batch_records(keyword_settings& line, const py::kwargs& settings, con
       [&](const job_stop& stop) {
         sweep_request sweep{request, axes, nullptr};
         sweep.batch.stop = stop;
-        return nlohmann::ordered_json::parse(grid ? to_json(run(sweep))
-                                                  : to_json(run(sweep.batch)));
+        auto record = nlohmann::ordered_json::parse(grid ? to_json(run(sweep))
+                                                         : to_json(run(sweep.batch)));
+        const auto& last = record.is_array() ? record.back() : record;
+        if (relay.wanted() && !last.value("interrupted", false))  // the last snapshot: all done
+          relay.post({{"done", static_cast<double>(request.settings.runs), true},
+                      {"runs", static_cast<double>(request.settings.runs), true},
+                      {"seconds", last.value("seconds", 0.0), false}});
+        return record;
       },
       &relay, [](const nlohmann::ordered_json& finished) { return to_python(finished); });
   return to_python(records);
@@ -73,8 +79,8 @@ std::string sweep_spec(py::handle grid) {
 
 }  // namespace
 
-py::object batch(py::handle n, const std::string& algo, py::handle runs, py::handle seed,
-                 const std::string& device, const py::object& progress,
+py::object batch(py::handle n, py::handle algo, py::handle runs, py::handle seed,
+                 py::handle device, const py::object& progress,
                  const py::kwargs& settings) {
   keyword_settings line;
   line.option("queens", n, "n");
@@ -85,8 +91,8 @@ py::object batch(py::handle n, const std::string& algo, py::handle runs, py::han
   return batch_records(line, settings, "batch", std::nullopt, progress);
 }
 
-py::object sweep(py::handle n, const std::string& algo, py::handle runs, py::handle grid,
-                 py::handle seed, const std::string& device, const py::object& progress,
+py::object sweep(py::handle n, py::handle algo, py::handle runs, py::handle grid,
+                 py::handle seed, py::handle device, const py::object& progress,
                  const py::kwargs& settings) {
   keyword_settings line;
   line.option("queens", n, "n");

@@ -9,14 +9,14 @@
 
 namespace nq::python {
 
-pybind11::object batch(pybind11::handle n, const std::string& algo, pybind11::handle runs,
-                       pybind11::handle seed, const std::string& device,
+pybind11::object batch(pybind11::handle n, pybind11::handle algo, pybind11::handle runs,
+                       pybind11::handle seed, pybind11::handle device,
                        const pybind11::object& progress, const pybind11::kwargs& settings);
 
 /// A batch per point of `grid`: a string as --sweep writes it ("p=0.05:0.3:0.05,q=1:4"), or a
 /// dict of name: value, name: "first:last[:step]" or name: (first, last[, step]).
-pybind11::object sweep(pybind11::handle n, const std::string& algo, pybind11::handle runs,
-                       pybind11::handle grid, pybind11::handle seed, const std::string& device,
+pybind11::object sweep(pybind11::handle n, pybind11::handle algo, pybind11::handle runs,
+                       pybind11::handle grid, pybind11::handle seed, pybind11::handle device,
                        const pybind11::object& progress, const pybind11::kwargs& settings);
 
 }  // namespace nq::python

@@ -92,8 +92,9 @@ class progress_relay {
   std::optional<std::vector<progress_field>> latest_;
 };
 
-/// Sets `make()` as `result` on the pending Python exception (a KeyboardInterrupt, as a rule),
-/// so that an interrupted call hands back what finished; `make` runs with no error pending.
+/// Sets `make()` as `result` on the pending KeyboardInterrupt (not on another error, such as one
+/// a progress function raised), so that an interrupted call hands back what finished; `make`
+/// runs with no error pending.
 template <class Make>
 void attach_to_pending_error(Make make) {
   PyObject* type = nullptr;
@@ -101,12 +102,15 @@ void attach_to_pending_error(Make make) {
   PyObject* trace = nullptr;
   PyErr_Fetch(&type, &value, &trace);
   PyErr_NormalizeException(&type, &value, &trace);
-  try {
-    const pybind11::object result = make();
-    if (value != nullptr && PyObject_SetAttrString(value, "result", result.ptr()) != 0)
-      PyErr_Clear();  // an exception that takes no attributes: raised as it is
-  } catch (pybind11::error_already_set&) {
-    // The finished part could not be made: the interruption is raised without it.
+  if (value != nullptr && PyErr_GivenExceptionMatches(value, PyExc_KeyboardInterrupt)) {
+    try {
+      const pybind11::object result = make();
+      if (PyObject_SetAttrString(value, "result", result.ptr()) != 0) PyErr_Clear();
+    } catch (pybind11::error_already_set&) {
+      // The finished part could not be made (a second Ctrl-C, say): raised without it.
+    } catch (...) {
+      PyErr_Clear();
+    }
   }
   PyErr_Restore(type, value, trace);
 }
@@ -138,6 +142,34 @@ Result run_interruptible(Work&& work, progress_relay* progress = nullptr, Keep k
     done = true;
     changed.notify_all();
   });
+  // Stops and joins the worker on every way out, an exception's included.
+  struct joiner {
+    std::thread& worker;
+    std::atomic<bool>& stop;
+    std::stop_source& source;
+    void operator()(bool stopping) {
+      if (!worker.joinable()) return;
+      if (stopping) {
+        stop.store(true);
+        source.request_stop();
+      }
+      pybind11::gil_scoped_release release;
+      worker.join();
+    }
+    ~joiner() { (*this)(true); }
+  } join{worker, stop, source};
+  // Calls the progress function with the latest snapshot; false when it raised (the error is
+  // then pending).
+  const auto deliver = [&] {
+    if (progress == nullptr) return true;
+    try {
+      progress->deliver();
+      return true;
+    } catch (pybind11::error_already_set& raised) {
+      raised.restore();  // pending again, raised below once the work has stopped
+      return false;
+    }
+  };
   bool finished = false;
   for (;;) {
     {
@@ -145,25 +177,12 @@ Result run_interruptible(Work&& work, progress_relay* progress = nullptr, Keep k
       std::unique_lock lock(mutex);
       finished = changed.wait_for(lock, signal_poll_period, [&] { return done; });
     }
-    if (finished || PyErr_CheckSignals() != 0) break;
-    if (progress != nullptr) {
-      try {
-        progress->deliver();
-      } catch (pybind11::error_already_set& raised) {
-        raised.restore();  // pending again, raised below once the work has stopped
-        break;
-      }
-    }
+    if (finished || PyErr_CheckSignals() != 0 || !deliver()) break;
   }
+  // Done: the last snapshot, and a signal that came as the work ended still gets the result.
+  if (finished && !failure && deliver()) PyErr_CheckSignals();
   const bool stopped = PyErr_Occurred() != nullptr;
-  if (stopped) {
-    stop.store(true);
-    source.request_stop();
-  }
-  {
-    pybind11::gil_scoped_release release;
-    worker.join();
-  }
+  join(stopped);
   if (stopped) {
     if constexpr (!std::is_same_v<Keep, std::nullptr_t>)
       if (result && !failure) attach_to_pending_error([&] { return keep(*result); });

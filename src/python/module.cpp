@@ -57,6 +57,13 @@ struct trace_record {
 /// A trace column's value, NaN where the column does not apply (the engine writes -1 there).
 double or_nan(double value) { return value < 0 ? std::nan("") : value; }
 
+/// Whether a keyword holds the integer 0 (threads' default: every core); anything else is
+/// read and judged as the option's value is.
+bool is_zero(py::handle value) {
+  return PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) &&
+         py::reinterpret_borrow<py::int_>(value).equal(py::int_(0));
+}
+
 /// The device setting: "auto" leaves the command's default, except that parallel (which runs
 /// on the CPU unless told) takes auto as the CLI does.
 void add_device(keyword_settings& given, const std::string& device, const std::string& algo) {
@@ -64,18 +71,18 @@ void add_device(keyword_settings& given, const std::string& device, const std::s
 }
 
 /// solve(): the report's fields as a dict, which the package's SolveResult holds.
-py::dict solve(py::handle n, const std::optional<std::string>& algo, py::handle seed,
-               unsigned threads, const std::string& device, py::handle max_steps,
-               py::handle time_limit, py::handle trace_switch,
-               const std::optional<std::vector<row_t>>& start, const py::object& progress,
-               const py::kwargs& settings) {
+py::dict solve(py::handle n, py::handle algo, py::handle seed, py::handle threads,
+               py::handle device, py::handle max_steps, py::handle time_limit,
+               py::handle trace_switch, const std::optional<std::vector<row_t>>& start,
+               const py::object& progress, const py::kwargs& settings) {
   const bool trace = keyword_settings::switch_value("trace", trace_switch);
   keyword_settings given;
   given.option("queens", n, "n");
-  if (algo) given.option("algo", *algo);  // None: the command's default for n
+  const std::string algorithm = algo.is_none() ? "" : keyword_settings::text("algo", algo);
+  if (!algo.is_none()) given.option("algo", algorithm);  // None: the command's default for n
   given.option("seed", seed);
-  if (threads) given.option("threads", std::to_string(threads));
-  add_device(given, device, algo.value_or(""));
+  if (!is_zero(threads)) given.option("threads", threads);
+  add_device(given, keyword_settings::text("device", device), algorithm);
   if (!max_steps.is_none()) given.option("max-steps", max_steps);
   if (!time_limit.is_none()) given.option("time-limit", time_limit);
   given.settings(settings, {"chains", "chain", "memory-limit", "max-memory"}, "solve",
@@ -100,7 +107,14 @@ py::dict solve(py::handle n, const std::optional<std::string>& algo, py::handle 
   solve_report report = run_interruptible<solve_report>(
       [&](const job_stop& stop) {
         request.stop = stop;
-        return run(request);
+        solve_report done = run(request);
+        const solve_result& r = done.result;
+        if (relay.wanted() && !stop.token.stop_requested())  // the last snapshot: all of it
+          relay.post({{"fraction", 1.0, false},
+                      {"steps", static_cast<double>(r.steps), true},
+                      {"restarts", static_cast<double>(r.restarts), true},
+                      {"seconds", r.seconds, false}});
+        return done;
       },
       &relay);
   solve_result& result = report.result;
@@ -217,24 +231,16 @@ std::string path_text(py::handle path, const char* function, const char* keyword
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
-py::object count(int n, py::handle unique, unsigned threads, const std::string& device,
-                 const std::optional<std::vector<int>>& devices, py::handle checkpoint,
-                 py::handle checkpoint_interval, const std::string& simd,
-                 const py::object& progress) {
+py::object count(py::handle n, py::handle unique, py::handle threads, py::handle device,
+                 py::handle devices, py::handle checkpoint, py::handle checkpoint_interval,
+                 py::handle simd, const py::object& progress) {
   // The command line's reading of its options: one set of checks and messages.
   keyword_settings given;
-  given.option("queens", std::to_string(n));
+  given.option("queens", n, "n");
   if (keyword_settings::switch_value("unique", unique)) given.option("unique", "true");
-  if (threads) given.option("threads", std::to_string(threads));
+  if (!is_zero(threads)) given.option("threads", threads);
   given.option("device", device);
-  if (devices) {
-    std::string list;
-    for (const int d : *devices) {
-      if (!list.empty()) list += ',';
-      list += std::to_string(d);
-    }
-    given.option("devices", list);
-  }
+  if (!devices.is_none()) given.option("devices", keyword_settings::list_text("devices", devices));
   if (!checkpoint.is_none())
     given.option("checkpoint", path_text(checkpoint, "count", "checkpoint"));
   given.option("checkpoint-interval", checkpoint_interval);
@@ -255,33 +261,32 @@ py::object count(int n, py::handle unique, unsigned threads, const std::string& 
         const count_report report = run(request);
         nlohmann::ordered_json json = nlohmann::ordered_json::parse(to_json(report));
         json["complete"] = report.result.complete;
+        if (relay.wanted() && report.result.complete)  // the last snapshot: every subproblem
+          relay.post({{"done", json.value("subproblems", 0.0), true},
+                      {"total", json.value("subproblems", 0.0), true},
+                      {"resumed", json.value("resumed_subproblems", 0.0), true},
+                      {"solutions", json.value("solutions", 0.0), true},
+                      {"seconds", json.value("seconds", 0.0), false}});
         return json;
       },
-      &relay);
+      &relay, [](const nlohmann::ordered_json& counted) { return to_python(counted); });
   return to_python(record);
 }
 
-py::object bench(py::handle quick, const std::optional<std::string>& suite,
-                 const std::optional<std::vector<std::string>>& workloads,
-                 const std::string& device, py::handle time_budget, unsigned threads) {
+py::object bench(py::handle quick, py::handle suite, py::handle workloads, py::handle device,
+                 py::handle time_budget, py::handle threads) {
   // The command line's reading of its options: one set of checks and messages.
   keyword_settings given;
   if (keyword_settings::switch_value("quick", quick)) given.option("quick", "true");
-  if (suite) given.option("suite", *suite);
-  if (workloads) {
-    std::string list;
-    for (const auto& w : *workloads) {
-      if (!list.empty()) list += ',';
-      list += w;
-    }
-    given.option("workloads", list);
-  }
+  if (!suite.is_none()) given.option("suite", suite);
+  if (!workloads.is_none())
+    given.option("workloads", keyword_settings::list_text("workloads", workloads));
   given.option("device", device);
   // 0, the default, is the suite's budget; anything else is read as --time-budget is.
   if (!(PyLong_Check(time_budget.ptr()) || PyFloat_Check(time_budget.ptr())) ||
       PyObject_RichCompareBool(time_budget.ptr(), py::int_(0).ptr(), Py_EQ) != 1)
     given.option("time-budget", time_budget);
-  if (threads) given.option("threads", std::to_string(threads));
+  if (!is_zero(threads)) given.option("threads", threads);
   bench_request request = engine::bench_request_from(given.named());
   const std::string record = run_interruptible<std::string>([&](const job_stop& stop) {
     request.stop = stop;
@@ -315,54 +320,6 @@ std::unique_ptr<solution_stream> solutions(py::handle n, py::handle limit) {
   return std::make_unique<solution_stream>(request);
 }
 
-/// A message of the engine's checks with its options named as the package's keywords:
-/// --max-steps as max_steps, -n and --queens as n, --sweep as grid.
-std::string keyword_message(const std::string& text) {
-  std::string out;
-  for (std::size_t at = 0; at < text.size();) {
-    const bool starts_word = at == 0 || text[at - 1] == ' ' || text[at - 1] == '(';
-    const auto is_name = [&](std::size_t i) {
-      return i < text.size() && (std::islower(static_cast<unsigned char>(text[i])) != 0 ||
-                                 std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
-                                 text[i] == '-');
-    };
-    std::size_t name = at;
-    if (starts_word && text.compare(at, 2, "--") == 0 && is_name(at + 2) && text[at + 2] != '-') {
-      name = at + 2;
-    } else if (starts_word && text.compare(at, 3, "-n ") == 0) {
-      out += "n";
-      at += 2;
-      continue;
-    }
-    if (name == at) {
-      out += text[at++];
-      continue;
-    }
-    std::size_t end = name;
-    while (is_name(end)) ++end;
-    std::string keyword = keyword_settings::python_name(text.substr(name, end - name));
-    if (keyword == "queens") keyword = "n";
-    if (keyword == "sweep") keyword = "grid";
-    out += keyword;
-    at = end;
-    // A value after a keyword that takes a name, as Python writes it: algo='parallel'.
-    static const std::set<std::string> named = {"algo", "device", "variant", "encoding"};
-    if (named.contains(keyword) && at + 1 < text.size() && text[at] == ' ' && is_name(at + 1)) {
-      std::size_t value_end = at + 1;
-      while (is_name(value_end)) ++value_end;
-      const std::string value = text.substr(at + 1, value_end - at - 1);
-      static const std::set<std::string> words = {"is", "does", "must", "applies", "takes",
-                                                  "needs", "and", "or", "only", "to", "with",
-                                                  "of", "for", "given", "not", "runs"};
-      if (!words.contains(value)) {
-        out += "='" + value + "'";
-        at = value_end;
-      }
-    }
-  }
-  return out;
-}
-
 }  // namespace
 }  // namespace nq::python
 
@@ -385,12 +342,12 @@ PYBIND11_MODULE(_native, m) {
     } catch (const nq::setting_error& e) {
       // The setting as a keyword: checkpoint_interval, not --checkpoint-interval.
       const std::string message =
-          keyword_message(keyword_settings::python_name(e.setting()) + " " + e.problem());
+          keyword_settings::keyword_message(keyword_settings::python_name(e.setting()) + " " + e.problem());
       PyErr_SetString(PyExc_ValueError, message.c_str());
     } catch (const nq::usage_error& e) {
-      PyErr_SetString(PyExc_ValueError, keyword_message(e.what()).c_str());
+      PyErr_SetString(PyExc_ValueError, keyword_settings::keyword_message(e.what()).c_str());
     } catch (const nq::resource_error& e) {
-      PyErr_SetString(PyExc_MemoryError, keyword_message(e.what()).c_str());
+      PyErr_SetString(PyExc_MemoryError, keyword_settings::keyword_message(e.what()).c_str());
     }
   });
   py::register_exception<nq::device_error>(m, "DeviceError", PyExc_RuntimeError);

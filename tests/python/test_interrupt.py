@@ -73,3 +73,26 @@ def test_an_interrupted_batch_hands_back_the_runs_that_finished():
     for name in ("interrupted", "runs_requested"):
         del finished[name]
     assert untimed(finished) == untimed(whole)
+
+
+COUNTED = r"""
+import json, os, signal, threading, time
+import nqueens
+def interrupt():
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=interrupt, daemon=True).start()
+try:
+    nqueens.count(21, threads=1, device="cpu")
+except KeyboardInterrupt as stop:
+    print(json.dumps(stop.result.to_dict()))
+"""
+
+
+def test_an_interrupted_count_hands_back_what_it_counted():
+    done = subprocess.run([sys.executable, "-c", COUNTED], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    counted = json.loads(done.stdout)
+    assert counted["complete"] is False and counted["n"] == 21
+    assert 0 <= counted["solutions"] < 314666222712

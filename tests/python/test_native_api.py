@@ -95,13 +95,21 @@ def test_trace_columns_that_do_not_apply_are_nan():
 def test_progress_is_called_on_this_thread_and_can_stop_the_work():
     import threading
     seen = []
-    nqueens.count(17, threads=1, device="cpu", simd="off",
-                  progress=lambda p: seen.append((threading.get_ident(), p)))
-    assert seen, "count(17) on one thread takes seconds: snapshots 4 times a second"
+    counted = nqueens.count(12, threads=1, device="cpu",
+                            progress=lambda p: seen.append((threading.get_ident(), p)))
+    assert seen, "the last snapshot comes however short the count"
     assert {ident for ident, _ in seen} == {threading.get_ident()}
     last = seen[-1][1]
     assert set(last) == {"done", "total", "resumed", "solutions", "seconds"}
-    assert 0 <= last["done"] <= last["total"] and isinstance(last["solutions"], int)
+    assert last["done"] == last["total"] == counted["subproblems"]
+    assert last["solutions"] == counted["solutions"] == 14200
+    runs = []
+    batch = nqueens.batch(8, "hc", runs=300, progress=runs.append)
+    assert runs[-1]["done"] == runs[-1]["runs"] == batch["runs"] == 300
+    assert all(0 <= p["done"] <= 300 for p in runs)
+    steps = []
+    solved = nqueens.solve(8, "hc", seed=4, progress=steps.append)
+    assert steps[-1]["fraction"] == 1.0 and steps[-1]["steps"] == solved.steps
 
     class Enough(Exception):
         pass
@@ -109,8 +117,9 @@ def test_progress_is_called_on_this_thread_and_can_stop_the_work():
     def stop(_):
         raise Enough
 
-    with pytest.raises(Enough):
+    with pytest.raises(Enough) as raised:
         nqueens.batch(8, "hc-sideways", runs=10**10, device="cpu", progress=stop)
+    assert not hasattr(raised.value, "result")  # the caller's own exception, untouched
     with pytest.raises(TypeError, match="progress must be callable"):
         nqueens.batch(8, "hc", runs=10, progress=5)
 
@@ -129,10 +138,12 @@ def test_a_start_board_is_where_the_chain_starts():
         nqueens.solve(8, "hc", start=solution[:7])
     with pytest.raises(ValueError, match="column 2 has row 8, outside 0..7"):
         nqueens.solve(8, "hc", start=[0, 1, 8, 3, 4, 5, 6, 7])
-    with pytest.raises(ValueError, match="column 0 has row -1, below 0"):
+    with pytest.raises(ValueError, match="column 0 has row -1, outside 0..n-1"):
         nqueens.solve(8, "hc", start=[-1, 1, 2, 3, 4, 5, 6, 7])
     with pytest.raises(ValueError, match="applies to one chain of a local search"):
         nqueens.solve(8, "backtrack", start=solution)
+    with pytest.raises(ValueError, match="not to chains .chains, or device, which races them"):
+        nqueens.solve(8, "hc", start=solution, device="cpu")
     with pytest.raises(TypeError, match="start takes a board"):
         nqueens.solve(8, "hc", start=5)
 
@@ -173,3 +184,27 @@ def test_numpy_numbers_are_numbers():
     points = nqueens.sweep(8, "hc-random-p", 20, {"p": (np.float64(0.05), np.float64(0.1),
                                                         np.float64(0.05))})
     assert [point["parameters"]["p"] for point in points] == [0.05, 0.1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: nqueens.solve(8, threads=-1), lambda: nqueens.solve(8, "hc", algo_unknown=1),
+    lambda: nqueens.solve(8, algo=5), lambda: nqueens.solve(8, device=None),
+    lambda: nqueens.solve(8, "sa", start=[2**32] * 8), lambda: nqueens.batch(8, None),
+    lambda: nqueens.count(8.5), lambda: nqueens.count(2**70), lambda: nqueens.count(True),
+    lambda: nqueens.count(8, threads=-1), lambda: nqueens.count(8, devices=[0.5]),
+    lambda: nqueens.count(8, devices=5), lambda: nqueens.bench(workloads=5),
+    lambda: nqueens.batch(8, "hc", t0=np.bool_(True)), lambda: nqueens.batch(8, "sa", t0=1j),
+], ids=lambda f: "")
+def test_bad_arguments_say_so_in_python_terms(call):
+    with pytest.raises((TypeError, ValueError)) as raised:
+        call()
+    message = str(raised.value)
+    for word in ("incompatible function arguments", "handle", "List[", "Optional[", "--"):
+        assert word not in message, message
+
+
+def test_the_same_values_of_other_types_are_the_same_settings():
+    assert nqueens.count("8")["solutions"] == nqueens.count(8.0)["solutions"] == 92
+    assert nqueens.count(8, devices=None, threads=2.0)["solutions"] == 92
+    plain = nqueens.batch(8, "sa", runs=30, t0=3.5)
+    assert nqueens.batch(8, "sa", runs=30, t0=np.float32(3.5))["solved"] == plain["solved"]

@@ -77,16 +77,16 @@ def _start(start: Any) -> list[int] | None:
     the rest: the length, rows past n)."""
     if start is None:
         return None
-    if isinstance(start, (str, bytes)) or not hasattr(start, "__len__"):
+    if isinstance(start, (str, bytes, dict, set)) or not hasattr(start, "__len__"):
         raise TypeError(f"start takes a board (a sequence or an array of rows), not "
                         f"{type(start).__name__}")
     rows = []
     for col, row in enumerate(start):
         if isinstance(row, bool) or not hasattr(row, "__index__"):
             raise TypeError(f"start must hold integers, not {type(row).__name__}")
-        if int(row) < 0:
-            raise ValueError(f"the start board's column {col} has row {int(row)}, below 0 "
-                             "(rows are 0-based)")
+        if not 0 <= int(row) < 2**32:
+            raise ValueError(f"the start board's column {col} has row {int(row)}, outside "
+                             "0..n-1 (rows are 0-based)")
         rows.append(int(row))
     return rows
 
@@ -104,9 +104,10 @@ def solve(n: int | float | str, algo: str | None = None, seed: int = 1, threads:
     parallel and lattice (0: every core). device: "cpu", "gpu" or "auto". max_steps,
     time_limit: give up after so many steps or seconds. trace: a row per step of a local
     search (SolveResult.trace). start: a board (n rows, 0-based) one chain of a local search
-    starts from instead of a random one. progress: called on this thread a few times a second
-    with a dict (fraction, steps, restarts, seconds) by min-conflicts, parallel and lattice; an
-    exception it raises stops the solve and propagates."""
+    starts from instead of a random one. progress: called on this thread with a dict
+    (fraction, steps, restarts, seconds), a few times a second by min-conflicts, parallel and
+    lattice and once at the end by every algorithm; an exception it raises stops the solve and
+    propagates."""
     report = _native.solve(n, algo, seed, threads, device, max_steps, time_limit, trace,
                            _start(start), progress, **_given(solve, settings))
     return SolveResult(**report)
@@ -130,7 +131,7 @@ def batch(n: int | float | str, algo: str, runs: int | float | str = 1000, seed:
     statistics: the record of ``nqueens batch -f json``, with the success rate and its 95%
     interval, and the steps of the solved and the failed runs (mean, median, and
     steps_success / steps_failure: min, p25, p50, p75, p90, max). progress: called a few times a
-    second with {done, runs, seconds}. Ctrl-C stops it; the KeyboardInterrupt's ``result`` is
+    second, and once at the end, with {done, runs, seconds}. Ctrl-C stops it; the KeyboardInterrupt's ``result`` is
     the record of the runs that finished (runs 0..k-1, "interrupted": true)."""
     given = _given(batch, settings)
     return _keep_finished(lambda: _native.batch(n, algo, runs, seed, device, progress, **given),
@@ -161,10 +162,13 @@ def count(n: int, threads: int = 0, device: str = "auto",
     ``complete``. threads: 0 for every core. device:
     "cpu", "gpu", "all" or "auto"; devices: GPU numbers. checkpoint: a path (str, bytes or
     os.PathLike) to resume from and record to, every checkpoint_interval seconds. simd:
-    "auto", "off", "avx2" or "avx512". progress: called a few times a second with {done,
-    total, resumed, solutions, seconds}."""
-    return Record(_native.count(n, True, threads, device, devices, checkpoint,
-                                checkpoint_interval, simd, progress))
+    "auto", "off", "avx2" or "avx512". progress: called a few times a second, and once at the
+    end, with {done, total, resumed, solutions, seconds}. Ctrl-C stops it; the
+    KeyboardInterrupt's ``result`` is the record so far ("complete": false; the checkpoint, if
+    any, holds it too)."""
+    return _keep_finished(  # type: ignore[no-any-return]
+        lambda: _native.count(n, True, threads, device, devices, checkpoint,
+                              checkpoint_interval, simd, progress), Record)
 
 
 def verify(rows: Any) -> Record:
@@ -186,7 +190,8 @@ def algorithms() -> list[Record]:
     return [Record(a) for a in _native.algorithms()]
 
 
-def bench(*, quick: bool = False, suite: str | None = None, workloads: list[str] | None = None,
+def bench(*, quick: bool = False, suite: str | None = None,
+          workloads: list[str] | str | None = None,
           device: str = "all", time_budget: float = 0.0, threads: int = 0) -> Record:
     """Time the benchmark suite as ``nqueens bench -f json`` does and return its record
     (schema in docs/bench.md): quick (each workload once, small), suite ("standard" or

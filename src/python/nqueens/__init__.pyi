@@ -169,7 +169,7 @@ def bench(
     *,
     quick: bool = False,
     suite: str | None = None,
-    workloads: list[str] | None = None,
+    workloads: list[str] | str | None = None,
     device: str = "all",
     time_budget: float = 0.0,
     threads: int = 0,

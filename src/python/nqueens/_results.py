@@ -68,7 +68,7 @@ class SolveResult:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if field.name == "rows":
-                value = [int(r) for r in value]
+                value = value.tolist()  # numpy's or array.array's: a list of ints
             elif field.name == "trace" and value is not None:
                 names = value.dtype.names
                 value = [{name: _json_number(row[name]) for name in names} for row in value]
