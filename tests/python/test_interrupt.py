@@ -45,25 +45,20 @@ def test_keyboard_interrupt(name):
     assert float(seconds) < 5.0
 
 
-FINISHED = r"""
-import json, os, signal, threading, time
-import nqueens
-def interrupt():
-    time.sleep(0.5)
-    os.kill(os.getpid(), signal.SIGINT)
-threading.Thread(target=interrupt, daemon=True).start()
-try:
-    nqueens.batch(8, "hc-sideways", runs=10**10, seed=5, device="cpu", threads=2)
-except KeyboardInterrupt as stop:
-    print(json.dumps(stop.result.to_dict()))
-"""
+KEPT = SCRIPT.replace("except KeyboardInterrupt:\n", "except KeyboardInterrupt as stop:\n    import json\n    print(json.dumps(stop.result.to_dict()))\n")
+
+
+def interrupted_result(call):
+    """What `call` attached to its KeyboardInterrupt, SIGINT sent 0.5 s into it."""
+    done = subprocess.run([sys.executable, "-c", KEPT.replace("CALL", call)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[0])
 
 
 def test_an_interrupted_batch_hands_back_the_runs_that_finished():
-    done = subprocess.run([sys.executable, "-c", FINISHED], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    finished = json.loads(done.stdout)
+    finished = interrupted_result(
+        "nqueens.batch(8, 'hc-sideways', runs=10**10, seed=5, device='cpu', threads=2)")
     assert finished["interrupted"] is True and finished["runs_requested"] == 10**10
     assert 0 < finished["runs"] < 10**10
     # Runs 0..k-1 of the interrupted batch are the batch of k runs.
@@ -75,24 +70,7 @@ def test_an_interrupted_batch_hands_back_the_runs_that_finished():
     assert untimed(finished) == untimed(whole)
 
 
-COUNTED = r"""
-import json, os, signal, threading, time
-import nqueens
-def interrupt():
-    time.sleep(0.5)
-    os.kill(os.getpid(), signal.SIGINT)
-threading.Thread(target=interrupt, daemon=True).start()
-try:
-    nqueens.count(21, threads=1, device="cpu")
-except KeyboardInterrupt as stop:
-    print(json.dumps(stop.result.to_dict()))
-"""
-
-
 def test_an_interrupted_count_hands_back_what_it_counted():
-    done = subprocess.run([sys.executable, "-c", COUNTED], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    counted = json.loads(done.stdout)
+    counted = interrupted_result("nqueens.count(21, threads=1, device='cpu')")
     assert counted["complete"] is False and counted["n"] == 21
     assert 0 <= counted["solutions"] < 314666222712
