@@ -3,12 +3,10 @@
 // command's; results come back as numpy arrays (the solver's own board, not a copy) and dicts
 // with the records' JSON fields.
 
-#include <pybind11/eval.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -17,7 +15,6 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
